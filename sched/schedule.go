@@ -1,6 +1,37 @@
 // Package sched decides how many tasks an operation uses and where they run,
 // never what it computes.
+//
+// # Promises
+//
+// A region (one ForRange, ForEach or For call) calls its body over disjoint,
+// non-empty, half-open ranges that together cover the region's index space
+// exactly once. A body writes only pre-allocated disjoint outputs and reads
+// only inputs that are immutable for the region; every write a body makes
+// happens-before the region returns.
+//
+// A region never waits for a chunk that still needs a pool thread: the
+// calling goroutine runs chunks itself, drains the queue, takes back the work
+// of any helper that has not started, and only then waits for chunks that are
+// already running. So a region completes even if no helper ever starts (a
+// saturated pool, GOMAXPROCS=1, a region entered from a worker). A region that
+// finds its pool busy (in particular a region nested inside a body), or
+// closed, runs inline on the calling goroutine.
+//
+// A panic in a body stops the chunks nobody has claimed yet and is re-raised,
+// with its original value, in the goroutine that entered the region, after
+// every claimed chunk has finished. The pool stays usable.
+//
+// A request the machine cannot honour (more workers than usable physical
+// cores, pinning refused, no threads at all) is honoured as far as possible and
+// reported as a Downgraded event, through the WithTrace sink, in
+// Pool.Downgrades and in Pool.Name — never silently.
+//
+// Results that must not depend on the schedule (sums, softmax denominators)
+// use Reduce, whose chunking and combine order are independent of the number
+// of workers.
 package sched
+
+import "time"
 
 // Schedule splits a loop into tasks. Implementations: Sequential, *Pool.
 //
@@ -38,4 +69,47 @@ func (sequential) ForEach(count, minPerTask int, body func(i int)) {
 	for i := 0; i < count; i++ {
 		body(i)
 	}
+}
+
+// InlineBelow is the amount of work below which a region is not worth
+// splitting: on the 2-core machines the benchmarks ran on, an empty 2-task
+// Pool region costs ~0.3 µs and a warm helper answers in ~0.5 µs, so a
+// region of less than ~2 µs of total work gains nothing from a second core
+// (bench/results/sched.md). Regions get this behaviour through grain: choose
+// grain so that one range does at least InlineBelow of work (GrainFor), and
+// a region of n <= grain indices has one task and runs inline.
+const InlineBelow = 2 * time.Microsecond
+
+// GrainFor returns the grain that makes one range cost at least InlineBelow
+// when one index costs perIndex: ceil(InlineBelow / perIndex), at least 1.
+func GrainFor(perIndex time.Duration) int {
+	if perIndex <= 0 {
+		return int(InlineBelow) // unknown cost: assume 1 ns per index
+	}
+	return int((InlineBelow + perIndex - 1) / perIndex)
+}
+
+// TasksFor returns how many tasks a region of n indices uses when each task
+// takes at least grain indices and at most parallelism tasks run at once:
+// min(parallelism, ceil(n/grain)), and at least 1 when n > 0 (0 when n <= 0).
+// A grain or parallelism below 1 counts as 1.
+func TasksFor(n, grain, parallelism int) int {
+	if n <= 0 {
+		return 0
+	}
+	grain = max(grain, 1)
+	parallelism = max(parallelism, 1)
+	return min(parallelism, (n-1)/grain+1) // ceil without overflow
+}
+
+// ChunkFor returns ceil(n/tasks), the range length that splits n indices
+// into at most tasks ranges (0 when n <= 0; a tasks below 1 counts as 1).
+// Note that n indices in chunks of ChunkFor(n, tasks) may need fewer than
+// tasks ranges: n=5 on 4 tasks gives chunks of 2 and three ranges.
+func ChunkFor(n, tasks int) int {
+	if n <= 0 {
+		return 0
+	}
+	tasks = max(tasks, 1)
+	return (n-1)/tasks + 1
 }

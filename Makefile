@@ -1,0 +1,65 @@
+# corelane — see README.md. Every target runs from the module root.
+
+GO        ?= go
+PKGS      ?= ./...
+BENCHTIME ?= 1s
+COUNT     ?= 10
+BENCHSTAT ?= $(shell $(GO) env GOPATH)/bin/benchstat
+BENCHSTAT_VERSION = v0.0.0-20260908200009-22c9c6c9d4da
+
+.PHONY: all build test vet fmtcheck race purego bench fuzz lint asmcheck test-arm64 benchstat-tool
+
+all: build test
+
+build:
+	$(GO) build $(PKGS)
+	CGO_ENABLED=0 $(GO) build $(PKGS)
+	GOARCH=arm64 $(GO) build $(PKGS)
+	GOARCH=386 $(GO) build $(PKGS)
+	$(GO) build -tags purego $(PKGS)
+
+# The README's test command: vet, formatting, the race detector on every
+# package, and the pure-Go build.
+test: build vet fmtcheck race purego
+
+vet:
+	$(GO) vet $(PKGS)
+	$(GO) vet -tags purego $(PKGS)
+
+fmtcheck:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+race:
+	$(GO) test -race -count=1 $(PKGS)
+
+purego:
+	$(GO) test -tags purego -count=1 $(PKGS)
+
+# Benchmarks, benchstat-ready: make bench PKGS=./kernels > new.txt
+bench:
+	$(GO) test -run=NONE -bench=. -benchtime=$(BENCHTIME) -count=$(COUNT) $(PKGS)
+
+# Each fuzz target for a short while (go test runs one -fuzz target at a time).
+FUZZTIME ?= 10s
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run=NONE -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  done; done
+
+lint: vet fmtcheck
+	$(GO) vet -tags purego $(PKGS)
+	GOARCH=arm64 $(GO) vet $(PKGS)
+
+benchstat-tool:
+	@test -x $(BENCHSTAT) || $(GO) install golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION)
+
+# Re-encode every byte-encoded instruction from its comment and compare.
+asmcheck:
+	./scripts/asmcheck-amd64
+	./scripts/asmcheck-arm64
+
+# Cross-compile the tests for arm64 and run them under qemu-user for every
+# arm64 variant and for -tags purego.
+test-arm64:
+	./scripts/test-arm64

@@ -1,0 +1,10 @@
+// Package amd64 holds corelane's hand-written amd64 assembly kernels
+// (AVX2+FMA+F16C, AVX-512 F/BW/VL, AVX-512 VNNI, AVX-VNNI) and their Go stubs.
+//
+// It is a leaf package: it imports nothing of corelane, checks no CPU
+// features and no bounds. The kernels package registers these functions as
+// variants, checks every length in Go before calling them, and tests each
+// one against its pure-Go twin (the generic kernels). This file has no build
+// tags so that the package builds on every GOARCH and with -tags purego,
+// where it is empty.
+package amd64

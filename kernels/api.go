@@ -1,0 +1,245 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// ErrShape is wrapped by every argument error of the checked entry points.
+var ErrShape = errors.New("bad shape")
+
+// Current returns the resolved kernels of the current snapshot. Callers that
+// validated their arguments once may call the functions directly in a hot
+// loop; the returned value never changes, even if the registry does.
+func Current() Ops { return load().ops }
+
+func shapeErr(op, format string, args ...any) error {
+	return fmt.Errorf("kernels: %s: %w: %s", op, ErrShape, fmt.Sprintf(format, args...))
+}
+
+// Dot returns the dot product of one row w of type t with x, which must be
+// the same number of values already quantized to quant.ActivationType(t).
+func Dot(t quant.Type, w, x []byte) (float32, error) {
+	var out [1]float32
+	if err := MatVec(t, out[:], w, x); err != nil {
+		return 0, fmt.Errorf("%w (in Dot)", err)
+	}
+	return out[0], nil
+}
+
+// MatVec sets dst[r] to the dot product of row r of w with x, for the
+// len(dst) rows of w. w has type t; x is one row already quantized to
+// quant.ActivationType(t). Each dst[r] has exactly the bits Dot would give.
+func MatVec(t quant.Type, dst []float32, w, x []byte) error {
+	return MatMul(t, dst, len(dst), w, x, 1)
+}
+
+// MatMul sets dst[c·ldd + r] to the dot product of row r of w with row c of
+// x, for r < rows and c < cols, where x holds cols rows already quantized to
+// quant.ActivationType(t) and rows = len(w) / rowBytes. Each element has
+// exactly the bits Dot would give for that pair.
+func MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
+	const op = "MatMul"
+	at := quant.ActivationType(t)
+	if !t.Valid() || at == quant.F32 || t == quant.Q8K || t == quant.Q8_1 {
+		return fmt.Errorf("kernels: %s: %w: weight type %v has no quantized dot (want q4_K, q5_K, q6_K, q8_0, q4_0, q4_1, q5_0, q5_1)", op, quant.ErrUnknownType, t)
+	}
+	if cols <= 0 {
+		return shapeErr(op, "cols = %d, want > 0", cols)
+	}
+	if len(x)%(cols*at.BlockBytes()) != 0 {
+		return shapeErr(op, "activations are %d bytes, not %d rows of whole %v blocks", len(x), cols, at)
+	}
+	nb := len(x) / cols / at.BlockBytes() // blocks per row
+	if nb == 0 {
+		return shapeErr(op, "empty rows (0 values per row)")
+	}
+	rowBytes := nb * t.BlockBytes()
+	if len(w)%rowBytes != 0 {
+		return shapeErr(op, "weights are %d bytes, not whole rows of %d %v blocks (%d bytes)", len(w), nb, t, rowBytes)
+	}
+	rows := len(w) / rowBytes
+	if ldd < rows {
+		return shapeErr(op, "ldd = %d < rows = %d", ldd, rows)
+	}
+	if need := (cols-1)*ldd + rows; len(dst) < need {
+		return shapeErr(op, "dst has %d elements, want at least %d for %d×%d with ldd %d", len(dst), need, cols, rows, ldd)
+	}
+	if rows == 0 {
+		return nil
+	}
+	k := load().ops
+	var err error
+	switch t {
+	case quant.Q4K:
+		err = runMatMul(k.MatVecQ4K, k.MatMulQ4K, quant.AsQ4K, quant.AsQ8K, dst, ldd, w, x, cols)
+	case quant.Q5K:
+		err = runMatMul(k.MatVecQ5K, k.MatMulQ5K, quant.AsQ5K, quant.AsQ8K, dst, ldd, w, x, cols)
+	case quant.Q6K:
+		err = runMatMul(k.MatVecQ6K, k.MatMulQ6K, quant.AsQ6K, quant.AsQ8K, dst, ldd, w, x, cols)
+	case quant.Q8_0:
+		err = runMatMul(k.MatVecQ8_0, k.MatMulQ8_0, quant.AsQ8_0, quant.AsQ8_0, dst, ldd, w, x, cols)
+	case quant.Q4_0:
+		err = runMatMul(matVec(k.DotQ4_0), matMul(k.DotQ4_0), quant.AsQ4_0, quant.AsQ8_0, dst, ldd, w, x, cols)
+	case quant.Q5_0:
+		err = runMatMul(matVec(k.DotQ5_0), matMul(k.DotQ5_0), quant.AsQ5_0, quant.AsQ8_0, dst, ldd, w, x, cols)
+	case quant.Q4_1:
+		err = runMatMul(matVec(k.DotQ4_1), matMul(k.DotQ4_1), quant.AsQ4_1, quant.AsQ8_1, dst, ldd, w, x, cols)
+	case quant.Q5_1:
+		err = runMatMul(matVec(k.DotQ5_1), matMul(k.DotQ5_1), quant.AsQ5_1, quant.AsQ8_1, dst, ldd, w, x, cols)
+	}
+	if err != nil {
+		return fmt.Errorf("kernels: %s: %w", op, err)
+	}
+	return nil
+}
+
+func runMatMul[W, X any](mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int),
+	asW func([]byte) ([]W, error), asX func([]byte) ([]X, error),
+	dst []float32, ldd int, w, x []byte, cols int) error {
+	wb, err := asW(w)
+	if err != nil {
+		return err
+	}
+	xb, err := asX(x)
+	if err != nil {
+		return err
+	}
+	if cols == 1 {
+		mv(dst[:len(wb)/len(xb)], wb, xb)
+		return nil
+	}
+	mm(dst, ldd, wb, xb, cols)
+	return nil
+}
+
+// Dequantize writes the values of src (whole blocks of type t) to dst,
+// bit-exact with ggml. len(dst) must be the number of values in src.
+func Dequantize(t quant.Type, dst []float32, src []byte) error {
+	const op = "Dequantize"
+	if bb := t.BlockBytes(); bb == 0 || len(src)%bb != 0 || len(src)/bb*t.BlockSize() != len(dst) {
+		if bb == 0 {
+			return fmt.Errorf("kernels: %s: %w %v", op, quant.ErrUnknownType, t)
+		}
+		return shapeErr(op, "%d bytes of %v and %d values do not match (%d bytes per %d values)", len(src), t, len(dst), bb, t.BlockSize())
+	}
+	k := load().ops
+	var err error
+	switch t {
+	case quant.Q4K:
+		err = runDequant(k.DequantQ4K, quant.AsQ4K, dst, src)
+	case quant.Q5K:
+		err = runDequant(k.DequantQ5K, quant.AsQ5K, dst, src)
+	case quant.Q6K:
+		err = runDequant(k.DequantQ6K, quant.AsQ6K, dst, src)
+	case quant.Q8_0:
+		err = runDequant(k.DequantQ8_0, quant.AsQ8_0, dst, src)
+	default:
+		err = quant.Dequantize(t, dst, src)
+	}
+	if err != nil {
+		return fmt.Errorf("kernels: %s: %w", op, err)
+	}
+	return nil
+}
+
+func runDequant[B any](f func([]float32, []B), as func([]byte) ([]B, error), dst []float32, src []byte) error {
+	b, err := as(src)
+	if err != nil {
+		return err
+	}
+	f(dst, b)
+	return nil
+}
+
+// QuantizeActivations quantizes src to dst in the activation type at (Q8_K
+// or Q8_0), bit-exact with ggml's reference quantizer. len(src) must be a
+// multiple of the block size and len(dst) the matching byte count. NaN or
+// ±Inf in src is an error naming the index.
+func QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
+	const op = "QuantizeActivations"
+	if at != quant.Q8K && at != quant.Q8_0 {
+		return shapeErr(op, "activation type %v, want q8_K or q8_0 (use quant.Quantize for other types)", at)
+	}
+	n, err := quant.RowSize(at, len(src))
+	if err != nil {
+		return fmt.Errorf("kernels: %s: %w", op, err)
+	}
+	if n != len(dst) {
+		return shapeErr(op, "dst is %d bytes, want %d for %d values of %v", len(dst), n, len(src), at)
+	}
+	if i := firstNonFinite(src); i >= 0 {
+		return fmt.Errorf("kernels: %s: %w: %v at index %d (block %d)", op, quant.ErrNotFinite, src[i], i, i/at.BlockSize())
+	}
+	k := load().ops
+	if at == quant.Q8K {
+		b, err := quant.AsQ8K(dst)
+		if err != nil {
+			return fmt.Errorf("kernels: %s: %w", op, err)
+		}
+		k.QuantizeQ8K(b, src)
+		return nil
+	}
+	b, err := quant.AsQ8_0(dst)
+	if err != nil {
+		return fmt.Errorf("kernels: %s: %w", op, err)
+	}
+	k.QuantizeQ8_0(b, src)
+	return nil
+}
+
+func firstNonFinite(x []float32) int {
+	for i, v := range x {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// DotF32 returns Σ a[i]·b[i], reassociated for SIMD (not bit-identical
+// across variants; TestF32Tolerance states the bound).
+func DotF32(a, b []float32) (float32, error) {
+	if len(a) != len(b) {
+		return 0, shapeErr("DotF32", "len(a) = %d, len(b) = %d", len(a), len(b))
+	}
+	return load().ops.DotF32(a, b), nil
+}
+
+// Axpy sets y[i] += alpha·x[i]. A variant may fuse the multiply and add.
+func Axpy(alpha float32, x, y []float32) error {
+	if len(x) != len(y) {
+		return shapeErr("Axpy", "len(x) = %d, len(y) = %d", len(x), len(y))
+	}
+	load().ops.Axpy(alpha, x, y)
+	return nil
+}
+
+// Scale sets x[i] *= alpha (exact per element in every variant).
+func Scale(alpha float32, x []float32) { load().ops.Scale(alpha, x) }
+
+// Max returns the largest element of x. x must be non-empty and NaN-free
+// (NaN is an error naming its index).
+func Max(x []float32) (float32, error) {
+	if len(x) == 0 {
+		return 0, shapeErr("Max", "empty input")
+	}
+	for i, v := range x {
+		if v != v {
+			return 0, fmt.Errorf("kernels: Max: %w: NaN at index %d", quant.ErrNotFinite, i)
+		}
+	}
+	return load().ops.Max(x), nil
+}
+
+// ExpSum sets dst[i] = exp(x[i] − sub) and returns their sum. The exp is
+// Exp32's algorithm, vectorised; the sum is reassociated.
+func ExpSum(dst, x []float32, sub float32) (float32, error) {
+	if len(dst) != len(x) {
+		return 0, shapeErr("ExpSum", "len(dst) = %d, len(x) = %d", len(dst), len(x))
+	}
+	return load().ops.ExpSum(dst, x, sub), nil
+}

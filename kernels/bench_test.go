@@ -1,0 +1,249 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// Benchmarks per op, per variant, named key=value so benchstat can pivot:
+//
+//	go test -run=NONE -bench=. -count=10 ./kernels | tee new.txt
+//	benchstat -col /variant new.txt
+//
+// Quantized ops report ns per 256 weights (ns/256w); b.SetBytes counts the
+// weight bytes, so MB/s is weight bandwidth.
+
+const benchK = 4096 // values per row
+
+func benchVariants(b *testing.B, f func(b *testing.B, k Ops)) {
+	for _, name := range Variants() {
+		b.Run("variant="+name, func(b *testing.B) {
+			restore, err := Use(name)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer restore()
+			f(b, Current())
+		})
+	}
+}
+
+func per256(b *testing.B, values int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(float64(values)/256), "ns/256w")
+}
+
+type benchData struct {
+	q4 []quant.BlockQ4K
+	q5 []quant.BlockQ5K
+	q6 []quant.BlockQ6K
+	q8 []quant.BlockQ8_0
+	xk []quant.BlockQ8K
+	x8 []quant.BlockQ8_0
+}
+
+func newBenchData(rows, cols int) *benchData {
+	r := rand.New(rand.NewPCG(11, 12))
+	nbK, nb8 := benchK/256, benchK/32
+	return &benchData{
+		q4: randQ4K(r, rows*nbK), q5: randQ5K(r, rows*nbK), q6: randQ6K(r, rows*nbK), q8: randQ8_0(r, rows*nb8),
+		xk: randQ8K(r, cols*nbK), x8: randQ8_0(r, cols*nb8),
+	}
+}
+
+var sink float32
+
+func BenchmarkDot(b *testing.B) {
+	d := newBenchData(1, 1)
+	types := []struct {
+		name  string
+		bytes int
+		run   func(k Ops) float32
+	}{
+		{"q4_K", len(d.q4) * 144, func(k Ops) float32 { return k.DotQ4K(d.q4, d.xk) }},
+		{"q5_K", len(d.q5) * 176, func(k Ops) float32 { return k.DotQ5K(d.q5, d.xk) }},
+		{"q6_K", len(d.q6) * 210, func(k Ops) float32 { return k.DotQ6K(d.q6, d.xk) }},
+		{"q8_0", len(d.q8) * 34, func(k Ops) float32 { return k.DotQ8_0(d.q8, d.x8) }},
+	}
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("n=%d", benchK), func(b *testing.B) {
+					b.SetBytes(int64(tt.bytes))
+					for i := 0; i < b.N; i++ {
+						sink += tt.run(k)
+					}
+					per256(b, benchK)
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkMatVec: a 4096×4096 weight matrix times one activation row, one
+// thread (the weights of the K-quants fit in L2/L3 on the target machines).
+func BenchmarkMatVec(b *testing.B) {
+	const rows = 4096
+	d := newBenchData(rows, 1)
+	dst := make([]float32, rows)
+	types := []struct {
+		name  string
+		bytes int
+		run   func(k Ops)
+	}{
+		{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatVecQ4K(dst, d.q4, d.xk) }},
+		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatVecQ5K(dst, d.q5, d.xk) }},
+		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatVecQ6K(dst, d.q6, d.xk) }},
+		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatVecQ8_0(dst, d.q8, d.x8) }},
+	}
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("rows=%d/k=%d", rows, benchK), func(b *testing.B) {
+					b.SetBytes(int64(tt.bytes))
+					for i := 0; i < b.N; i++ {
+						tt.run(k)
+					}
+					per256(b, rows*benchK)
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkMatMul: 4096×4096 weights times 64 activation rows (prefill).
+func BenchmarkMatMul(b *testing.B) {
+	const rows, cols = 4096, 64
+	d := newBenchData(rows, cols)
+	dst := make([]float32, rows*cols)
+	types := []struct {
+		name  string
+		bytes int
+		run   func(k Ops)
+	}{
+		{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatMulQ4K(dst, rows, d.q4, d.xk, cols) }},
+		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatMulQ5K(dst, rows, d.q5, d.xk, cols) }},
+		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatMulQ6K(dst, rows, d.q6, d.xk, cols) }},
+		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatMulQ8_0(dst, rows, d.q8, d.x8, cols) }},
+	}
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("rows=%d/k=%d/cols=%d", rows, benchK, cols), func(b *testing.B) {
+					b.SetBytes(int64(tt.bytes))
+					for i := 0; i < b.N; i++ {
+						tt.run(k)
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/op")
+				})
+			})
+		})
+	}
+}
+
+func BenchmarkDequantize(b *testing.B) {
+	d := newBenchData(1, 1)
+	dst := make([]float32, benchK)
+	types := []struct {
+		name  string
+		bytes int
+		run   func(k Ops)
+	}{
+		{"q4_K", len(d.q4) * 144, func(k Ops) { k.DequantQ4K(dst, d.q4) }},
+		{"q5_K", len(d.q5) * 176, func(k Ops) { k.DequantQ5K(dst, d.q5) }},
+		{"q6_K", len(d.q6) * 210, func(k Ops) { k.DequantQ6K(dst, d.q6) }},
+		{"q8_0", len(d.q8) * 34, func(k Ops) { k.DequantQ8_0(dst, d.q8) }},
+	}
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("n=%d", benchK), func(b *testing.B) {
+					b.SetBytes(int64(tt.bytes))
+					for i := 0; i < b.N; i++ {
+						tt.run(k)
+					}
+					per256(b, benchK)
+				})
+			})
+		})
+	}
+}
+
+func BenchmarkQuantize(b *testing.B) {
+	r := rand.New(rand.NewPCG(13, 14))
+	src := randF32(r, benchK, 1)
+	xk := make([]quant.BlockQ8K, benchK/256)
+	x8 := make([]quant.BlockQ8_0, benchK/32)
+	for _, tt := range []struct {
+		name string
+		run  func(k Ops)
+	}{
+		{"q8_K", func(k Ops) { k.QuantizeQ8K(xk, src) }},
+		{"q8_0", func(k Ops) { k.QuantizeQ8_0(x8, src) }},
+	} {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("n=%d", benchK), func(b *testing.B) {
+					b.SetBytes(benchK * 4)
+					for i := 0; i < b.N; i++ {
+						tt.run(k)
+					}
+					per256(b, benchK)
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkF32 includes gonum's blas32 as the baseline a Go user would
+// otherwise pick (variant=gonum).
+func BenchmarkF32(b *testing.B) {
+	const n = benchK
+	r := rand.New(rand.NewPCG(15, 16))
+	x, y, dst := randF32(r, n, 1), randF32(r, n, 1), make([]float32, n)
+	ops := []struct {
+		name string
+		run  func(k Ops)
+	}{
+		{"dot", func(k Ops) { sink += k.DotF32(x, y) }},
+		{"axpy", func(k Ops) { k.Axpy(1e-3, x, y) }},
+		{"scale", func(k Ops) { k.Scale(1, y) }},
+		{"max", func(k Ops) { sink += k.Max(x) }},
+		{"expsum", func(k Ops) { sink += k.ExpSum(dst, x, 4) }},
+	}
+	for _, op := range ops {
+		b.Run("op="+op.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+					b.SetBytes(n * 4)
+					for i := 0; i < b.N; i++ {
+						op.run(k)
+					}
+				})
+			})
+			gx := blas32.Vector{N: n, Inc: 1, Data: x}
+			gy := blas32.Vector{N: n, Inc: 1, Data: y}
+			var gonum func()
+			switch op.name {
+			case "dot":
+				gonum = func() { sink += blas32.Dot(gx, gy) }
+			case "axpy":
+				gonum = func() { blas32.Axpy(1e-3, gx, gy) }
+			case "scale":
+				gonum = func() { blas32.Scal(1, gy) }
+			}
+			if gonum != nil {
+				b.Run(fmt.Sprintf("variant=gonum/n=%d", n), func(b *testing.B) {
+					b.SetBytes(n * 4)
+					for i := 0; i < b.N; i++ {
+						gonum()
+					}
+				})
+			}
+		})
+	}
+}

@@ -1,0 +1,43 @@
+package kernels
+
+import "github.com/corelane/corelane/quant"
+
+// Generic is the name of the pure-Go variant, present on every platform.
+const Generic = "generic"
+
+func genericVariant() Variant {
+	return Variant{Name: Generic, Rank: 0, Ops: Ops{
+		DotQ4K:  dotQ4KGeneric,
+		DotQ5K:  dotQ5KGeneric,
+		DotQ6K:  dotQ6KGeneric,
+		DotQ8_0: dotQ8_0Generic,
+		DotQ4_0: dotQ4_0Generic,
+		DotQ5_0: dotQ5_0Generic,
+		DotQ4_1: dotQ4_1Generic,
+		DotQ5_1: dotQ5_1Generic,
+
+		MatVecQ4K:  matVec(dotQ4KGeneric),
+		MatVecQ5K:  matVec(dotQ5KGeneric),
+		MatVecQ6K:  matVec(dotQ6KGeneric),
+		MatVecQ8_0: matVec(dotQ8_0Generic),
+
+		MatMulQ4K:  matMul(dotQ4KGeneric),
+		MatMulQ5K:  matMul(dotQ5KGeneric),
+		MatMulQ6K:  matMul(dotQ6KGeneric),
+		MatMulQ8_0: matMul(dotQ8_0Generic),
+
+		DequantQ4K:  quant.DequantizeRowQ4K,
+		DequantQ5K:  quant.DequantizeRowQ5K,
+		DequantQ6K:  quant.DequantizeRowQ6K,
+		DequantQ8_0: quant.DequantizeRowQ8_0,
+
+		QuantizeQ8K:  func(dst []quant.BlockQ8K, src []float32) { _ = quant.QuantizeRowQ8K(dst, src) },
+		QuantizeQ8_0: func(dst []quant.BlockQ8_0, src []float32) { _ = quant.QuantizeRowQ8_0(dst, src) },
+
+		DotF32: dotF32Generic,
+		Axpy:   axpyGeneric,
+		Scale:  scaleGeneric,
+		Max:    maxGeneric,
+		ExpSum: expSumGeneric,
+	}}
+}

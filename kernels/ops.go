@@ -1,0 +1,83 @@
+package kernels
+
+import (
+	"reflect"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// Ops is one variant's set of kernel functions. The functions do no
+// argument checking: the exported wrappers (Dot, MatVec, ...) validate every
+// length before calling them, and tests call them only with valid arguments.
+// A nil field means the variant does not implement that op.
+//
+// Shapes: nb = len(x) is the number of blocks in one row (dots, matvec);
+// a weight slice holds rows·nb blocks, row r at w[r·nb:(r+1)·nb].
+type Ops struct {
+	// Dot* returns the dot product of one weight row with one activation row
+	// (len(w) == len(x)), in the fixed order documented in the package doc.
+	DotQ4K  func(w []quant.BlockQ4K, x []quant.BlockQ8K) float32
+	DotQ5K  func(w []quant.BlockQ5K, x []quant.BlockQ8K) float32
+	DotQ6K  func(w []quant.BlockQ6K, x []quant.BlockQ8K) float32
+	DotQ8_0 func(w []quant.BlockQ8_0, x []quant.BlockQ8_0) float32
+	// The legacy types, in ggml's generic order (generic only).
+	DotQ4_0 func(w []quant.BlockQ4_0, x []quant.BlockQ8_0) float32
+	DotQ5_0 func(w []quant.BlockQ5_0, x []quant.BlockQ8_0) float32
+	DotQ4_1 func(w []quant.BlockQ4_1, x []quant.BlockQ8_1) float32
+	DotQ5_1 func(w []quant.BlockQ5_1, x []quant.BlockQ8_1) float32
+
+	// MatVec* sets dst[r] = Dot(row r of w, x) for r < len(dst);
+	// len(w) == len(dst)·len(x). A scheduler splits rows by slicing.
+	MatVecQ4K  func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K)
+	MatVecQ5K  func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K)
+	MatVecQ6K  func(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K)
+	MatVecQ8_0 func(dst []float32, w []quant.BlockQ8_0, x []quant.BlockQ8_0)
+
+	// MatMul* sets dst[c·ldd + r] = Dot(row r of w, column c of x) for
+	// r < rows = len(w)/nb and c < cols, where x holds cols activation rows of
+	// nb = len(x)/cols blocks each. ldd ≥ rows.
+	MatMulQ4K  func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int)
+	MatMulQ5K  func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int)
+	MatMulQ6K  func(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int)
+	MatMulQ8_0 func(dst []float32, ldd int, w []quant.BlockQ8_0, x []quant.BlockQ8_0, cols int)
+
+	// Dequant* writes the values of src to dst (len(dst) == len(src)·block
+	// size), bit-exact with ggml's dequantize_row_*.
+	DequantQ4K  func(dst []float32, src []quant.BlockQ4K)
+	DequantQ5K  func(dst []float32, src []quant.BlockQ5K)
+	DequantQ6K  func(dst []float32, src []quant.BlockQ6K)
+	DequantQ8_0 func(dst []float32, src []quant.BlockQ8_0)
+
+	// Quantize* quantizes activations (len(src) == len(dst)·block size),
+	// bit-exact with ggml's quantize_row_q8_K_ref / quantize_row_q8_0_ref.
+	// src must be finite (the wrappers check); the result for non-finite
+	// input is unspecified, but never an out-of-bounds access.
+	QuantizeQ8K  func(dst []quant.BlockQ8K, src []float32)
+	QuantizeQ8_0 func(dst []quant.BlockQ8_0, src []float32)
+
+	// DotF32 returns Σ a[i]·b[i] (len(a) == len(b)), reassociated.
+	DotF32 func(a, b []float32) float32
+	// Axpy sets y[i] += alpha·x[i] (len(x) == len(y)); may fuse.
+	Axpy func(alpha float32, x, y []float32)
+	// Scale sets x[i] *= alpha.
+	Scale func(alpha float32, x []float32)
+	// Max returns the largest element of x (len(x) > 0, no NaN).
+	Max func(x []float32) float32
+	// ExpSum sets dst[i] = exp(x[i] − sub) (len(dst) == len(x)) and returns
+	// the sum of the dst values, with a vectorised exp (see Exp32).
+	ExpSum func(dst, x []float32, sub float32) float32
+}
+
+// opNames lists the Ops fields in declaration order; Info reports on each.
+var opNames = func() []string {
+	t := reflect.TypeOf(Ops{})
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = t.Field(i).Name
+	}
+	return names
+}()
+
+// opField returns field i of o as a reflect.Value (for nil checks and merges
+// in the registry, never in a hot path).
+func opField(o *Ops, i int) reflect.Value { return reflect.ValueOf(o).Elem().Field(i) }

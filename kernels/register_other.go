@@ -1,0 +1,7 @@
+//go:build purego || !(amd64 || arm64)
+
+package kernels
+
+// archVariants: none; only the generic kernels exist on this target or in
+// a purego build.
+func archVariants() []Variant { return nil }
