@@ -153,11 +153,14 @@ func kscale(d, dmin float32, y *quant.BlockQ8K, sub func(j int) (sc, m uint8, S 
 	return s
 }
 
-// TestDotGGML compares every variant's quantized dots with ggml's. Our
-// float order differs from ggml's (it is chosen for SIMD), so the results
-// are not ggml's bits; the bound is |ours − ggml| ≤ 1e-5·scale (README §7's
-// ceiling). It logs the worst ratio seen, which is far below that.
+// TestDotGGML compares every variant's quantized dots with ggml's generic
+// and AVX2 builds. Our float order differs from ggml's (it is chosen for
+// SIMD), so the results are not ggml's bits. The README's ceiling is
+// 1e-5·scale; the bound we reach, and assert, is 1e-6·scale (the worst
+// observed, 7.6e-7 on q6_K, is against ggml's AVX2 build, which itself is
+// 7.6e-7·scale from the exact result).
 func TestDotGGML(t *testing.T) {
+	const dotBound = 1e-6
 	types := []struct {
 		t     quant.Type
 		yfile string
@@ -177,8 +180,8 @@ func TestDotGGML(t *testing.T) {
 					scale := dotScale(tt.t, w, c.y)
 					for _, ref := range []float32{c.dotGeneric[r], c.dotNative[r]} {
 						diff := math.Abs(float64(got) - float64(ref))
-						if diff > 1e-5*scale {
-							t.Errorf("%s %s row %d: %v, ggml %v: |diff| %.3g > 1e-5·scale (scale %.3g)", tt.t, c.id, r, got, ref, diff, scale)
+						if diff > dotBound*scale {
+							t.Errorf("%s %s row %d: %v, ggml %v: |diff| %.3g > 1e-6·scale (scale %.3g)", tt.t, c.id, r, got, ref, diff, scale)
 						}
 						if scale > 0 && diff/scale > worst {
 							worst = diff / scale
@@ -190,7 +193,7 @@ func TestDotGGML(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d rows, max |ours−ggml|/scale = %.2g (bound 1e-5); bit-identical to ggml generic on %d rows", tt.t, total, worst, exact)
+			t.Logf("%s: %d rows, max |ours−ggml|/scale = %.2g (bound 1e-6); bit-identical to ggml generic on %d rows", tt.t, total, worst, exact)
 		}
 	})
 }
