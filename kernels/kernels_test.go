@@ -243,3 +243,26 @@ func TestConcurrentDispatch(t *testing.T) {
 	close(stop)
 	wg.Wait()
 }
+
+func TestLookup(t *testing.T) {
+	for _, name := range Variants() {
+		k, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restore, _ := Use(name)
+		cur := Current()
+		restore()
+		for i := range opNames {
+			if opField(&k, i).Pointer() != opField(&cur, i).Pointer() {
+				t.Fatalf("Lookup(%s).%s differs from Use(%s)", name, opNames[i], name)
+			}
+		}
+	}
+	if _, err := Lookup("no-such"); !errors.Is(err, ErrUnknownVariant) {
+		t.Fatalf("Lookup(unknown) = %v", err)
+	}
+	if Forced() != "" {
+		t.Fatal("Lookup changed the registry")
+	}
+}

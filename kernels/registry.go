@@ -224,6 +224,21 @@ func check(s *snapshot, name string) error {
 	return nil
 }
 
+// Lookup returns the kernels Use(name) would select — the named variant's
+// ops, the rest from the best supported variant — without changing the
+// registry. Lookup("") returns the current choice. Unknown or unsupported
+// names are errors, as for Use.
+func Lookup(name string) (Ops, error) {
+	s := load()
+	if name == "" {
+		return s.ops, nil
+	}
+	if err := check(s, name); err != nil {
+		return Ops{}, err
+	}
+	return resolve(s.variants, name).ops, nil
+}
+
 // Forced returns the name of the forced variant, or "" when every op uses
 // the best supported variant.
 func Forced() string { return load().forced }
