@@ -1,0 +1,701 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultSpin is how long an idle worker, or a caller waiting for a running
+// chunk, spins before it parks. Waking a parked worker costs 100–200 µs on
+// the machines this was measured on, while a spinning one answers in
+// ~0.5 µs; spinning for about one wake-up's worth of time before parking
+// loses at most 2x against an oracle (the ski-rental argument) and keeps an
+// idle process at zero CPU after 200 µs. See bench/results/sched.md.
+const DefaultSpin = 200 * time.Microsecond
+
+// ErrShared is returned by Close on the pool Hardware returns, which belongs
+// to every package of the process and is never closed.
+var ErrShared = errors.New("sched: the shared Hardware pool cannot be closed")
+
+// Pool runs regions on the calling goroutine plus Parallelism()-1 worker
+// goroutines, each locked to its own OS thread and pinned to its own
+// physical core. *Pool implements Schedule.
+//
+// One region runs on the workers at a time. A region that finds the workers
+// held by another region — a region nested in a body, or one of many
+// goroutines calling at once — runs inline on its calling goroutine, so
+// regions never wait for each other and never deadlock. Regions may be
+// entered from any number of goroutines at once.
+//
+// Chunks are claimed from a shared queue with one atomic add per claim. The
+// caller runs chunks too: it posts the region to the helpers it wants, claims
+// chunks until the queue is empty, takes back every helper that has not
+// joined yet (running that helper's share itself), and only then waits for
+// the chunks the joined helpers are running.
+//
+// Idle workers spin for the spin window (WithSpin, DefaultSpin), checking
+// only their own mailbox, then park on a channel, so an idle pool uses no
+// CPU. A spinning worker never calls runtime.Gosched: in a locked goroutine
+// that would hand its OS thread over at the cost of a futex wake.
+type Pool struct {
+	par        int
+	spin       time.Duration
+	sink       func(Event)
+	name       string
+	shared     bool
+	downgrades []Downgraded
+	workers    []*worker // seat i+1; seat 0 is the calling goroutine
+	joinHook   func(seat int)
+	pin        func(cpu int) error
+
+	_       cacheLinePad
+	busy    atomic.Bool // held by the region on the workers, and forever after Close
+	_       cacheLinePad
+	waiting atomic.Bool   // the caller sleeps on done until pending reaches 0
+	done    chan struct{} // capacity 1
+	reg     region        // the one region on the workers, reused
+	wg      sync.WaitGroup
+	close   sync.Once
+}
+
+type cacheLinePad [128]byte // two lines: adjacent-line prefetch pairs lines on x86
+
+const (
+	running int32 = iota
+	parked
+)
+
+type worker struct {
+	slot  atomic.Pointer[region] // a posted region, or &stopRegion
+	state atomic.Int32           // running or parked
+	wake  chan struct{}          // capacity 1; a token may be stale
+	seat  int
+	cpu   int   // the logical CPU pinned to, or -1
+	tid   int   // kernel thread id (linux), for tests and diagnostics
+	err   error // why pinning failed
+	_     cacheLinePad
+}
+
+// stopRegion is posted to a worker's slot by Close: the worker exits.
+var stopRegion region
+
+type regionKind uint8
+
+const (
+	kindRange regionKind = iota // body(start, end) over chunks of [0, n)
+	kindEach                    // each(i) over chunks of [0, n)
+	kindLoop                    // each(i) over the pieces ls hands out
+)
+
+// region is one parallel region. The fields above the padding are written by
+// the caller before the region is posted and only read while it runs.
+type region struct {
+	kind    regionKind
+	n       int
+	chunk   int
+	nchunks int64
+	body    func(start, end int)
+	each    func(i int)
+	ls      LoopScheduler
+
+	_    cacheLinePad
+	next atomic.Int64 // next chunk to claim (kindRange, kindEach)
+	_    cacheLinePad
+
+	stop         atomic.Bool  // a body panicked: claim nothing more
+	pending      atomic.Int32 // posted helpers neither finished nor taken back
+	workerChunks atomic.Int64 // chunks run by helpers, counted with a sink only
+
+	mu      sync.Mutex
+	failed  bool
+	failure any
+}
+
+// Goexit is what a region re-raises when a body called runtime.Goexit (for
+// example t.FailNow): a region cannot carry a Goexit across goroutines.
+type Goexit struct{}
+
+func (Goexit) Error() string {
+	return "sched: a body called runtime.Goexit (t.FailNow?); a region reports it as a panic"
+}
+
+// work claims and runs chunks as seat until none are left or a body panics,
+// and returns how many chunks it ran. It records a panic instead of letting
+// it unwind, so the region can finish before re-raising it.
+func (r *region) work(seat int) (chunks int) {
+	ok := false
+	defer func() {
+		if !ok {
+			r.fail(recover())
+		}
+	}()
+	if r.kind == kindLoop {
+		for !r.stop.Load() {
+			s, e := r.ls.LoopNext(seat)
+			if s >= e {
+				break
+			}
+			chunks++
+			for i := s; i < e; i++ {
+				r.each(i)
+			}
+		}
+		ok = true
+		return chunks
+	}
+	for !r.stop.Load() {
+		k := r.next.Add(1) - 1 // the claim: one atomic add
+		if k >= r.nchunks {
+			break
+		}
+		chunks++
+		lo := int(k) * r.chunk // k < nchunks, so lo <= n-1: no overflow
+		hi := r.n
+		if hi-lo > r.chunk {
+			hi = lo + r.chunk
+		}
+		if r.kind == kindRange {
+			r.body(lo, hi)
+		} else {
+			for i := lo; i < hi; i++ {
+				r.each(i)
+			}
+		}
+	}
+	ok = true
+	return chunks
+}
+
+// fail records the first panic (nil: a Goexit) and stops further claims.
+func (r *region) fail(v any) {
+	if v == nil {
+		v = Goexit{}
+	}
+	r.mu.Lock()
+	if !r.failed {
+		r.failed, r.failure = true, v
+	}
+	r.mu.Unlock()
+	r.stop.Store(true)
+}
+
+// Option configures NewPool.
+type Option func(*config) error
+
+type config struct {
+	workers  int // 0: one per usable physical core
+	pin      bool
+	spin     time.Duration
+	sink     func(Event)
+	joinHook func(seat int)
+	pinFunc  func(cpu int) error
+	// oversubscribe is for tests: start every requested worker, even past
+	// the usable cores, so the engine runs with many helpers on any machine.
+	oversubscribe bool
+}
+
+// WithWorkers asks for n workers, the calling goroutine included: the pool
+// starts n-1 helper threads, and Parallelism reports n. More workers than
+// usable physical cores are not started (a spinning worker that shares a
+// core slows the caller down); the pool runs with the cores it has and
+// reports a Downgraded event.
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("sched: WithWorkers(%d): need at least 1", n)
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithPinning turns pinning helpers to physical cores on (the default) or
+// off. Refused pinning is reported as a Downgraded event.
+func WithPinning(on bool) Option {
+	return func(c *config) error { c.pin = on; return nil }
+}
+
+// WithSpin sets how long idle workers spin before parking (DefaultSpin).
+// Zero parks at once: lowest CPU use, and every region pays a wake-up.
+func WithSpin(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("sched: WithSpin(%v): negative", d)
+		}
+		c.spin = d
+		return nil
+	}
+}
+
+// WithTrace attaches a sink that receives the pool's Downgraded events
+// (before NewPool returns) and a Region event for every region. The sink is
+// called synchronously from the goroutines that run regions, possibly
+// several at once, so it must be quick and safe for concurrent use.
+func WithTrace(sink func(Event)) Option {
+	return func(c *config) error { c.sink = sink; return nil }
+}
+
+// withJoinHook is for tests: f runs in a helper that has seen a region and
+// is about to join it.
+func withJoinHook(f func(seat int)) Option {
+	return func(c *config) error { c.joinHook = f; return nil }
+}
+
+// withOversubscribe is for tests: see config.oversubscribe.
+func withOversubscribe() Option {
+	return func(c *config) error { c.oversubscribe = true; return nil }
+}
+
+// withPinFunc is for tests: f replaces the platform's pinning call.
+func withPinFunc(f func(cpu int) error) Option {
+	return func(c *config) error { c.pinFunc = f; return nil }
+}
+
+var hardware struct {
+	once sync.Once
+	pool *Pool
+}
+
+// Hardware returns the process's shared pool: one worker per physical core
+// this process may use (its affinity mask and GOMAXPROCS respected, SMT
+// siblings skipped), the calling goroutine being one of them, helpers pinned.
+// Where the target has no threads (wasm) it runs everything inline, and
+// where pinning is unsupported or refused its helpers run unpinned; both are
+// reported by Downgrades and by Name. Close on it returns ErrShared.
+func Hardware() *Pool {
+	hardware.once.Do(func() {
+		p, err := NewPool()
+		if err != nil {
+			panic(err) // no option was given, so nothing can be invalid
+		}
+		p.shared = true
+		hardware.pool = p
+	})
+	return hardware.pool
+}
+
+// NewPool starts a dedicated pool. By default it has one worker per usable
+// physical core, pinned, spinning DefaultSpin when idle. Helpers are pinned
+// to the usable cores after the first, which is left to the calling
+// goroutines. Options with invalid values are errors; requests the machine
+// cannot honour are downgraded and reported (see Downgraded).
+func NewPool(opts ...Option) (*Pool, error) {
+	cfg := config{pin: true, spin: DefaultSpin, pinFunc: pinThread}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	return newPool(cfg, probeTopology()), nil
+}
+
+func newPool(cfg config, topo topology) *Pool {
+	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, pin: cfg.pinFunc,
+		done: make(chan struct{}, 1)}
+	var downs []Downgraded
+	cores, capped := usableCores(topo)
+	procs := runtime.GOMAXPROCS(0)
+	requested := cfg.workers
+	if requested == 0 {
+		requested = topo.cores
+	}
+	p.par = min(requested, cores)
+	if cfg.oversubscribe {
+		p.par = requested
+	}
+	switch {
+	case !haveThreads:
+		p.par = 1
+		if requested > 1 {
+			downs = append(downs, Downgraded{What: "workers", Requested: requested, Effective: 1, Reason: noThreadsReason})
+		}
+	case requested > p.par && cfg.workers == 0 && capped:
+		downs = append(downs, Downgraded{What: "workers", Requested: requested, Effective: p.par,
+			Reason: fmt.Sprintf("GOMAXPROCS=%d is below the %d usable physical cores", procs, topo.cores)})
+	case requested > p.par:
+		downs = append(downs, Downgraded{What: "workers", Requested: requested, Effective: p.par,
+			Reason: fmt.Sprintf("%d physical cores usable (affinity %s, GOMAXPROCS %d)", topo.cores, topo.affinity, procs)})
+	}
+
+	helpers := p.par - 1
+	mode := "pinned"
+	pinning := cfg.pin && helpers > 0
+	if pinning && !topo.pinnable {
+		downs = append(downs, Downgraded{What: "pinning", Requested: helpers, Effective: 0, Reason: topo.note})
+		pinning, mode = false, "unpinned: "+topo.note
+	}
+	if !cfg.pin {
+		mode = "unpinned"
+	}
+
+	ready := make(chan *worker, helpers)
+	for i := range helpers {
+		w := &worker{seat: i + 1, cpu: -1, wake: make(chan struct{}, 1)}
+		if pinning && i+1 < len(topo.cpus) {
+			w.cpu = topo.cpus[i+1]
+		}
+		p.workers = append(p.workers, w)
+		p.start(w, ready, nil)
+	}
+	pinned := 0
+	var pinErr error
+	for range helpers {
+		w := <-ready
+		if w.err != nil && pinErr == nil {
+			pinErr = w.err
+		}
+		if w.cpu >= 0 && w.err == nil {
+			pinned++
+		}
+	}
+	if pinning && pinned < helpers {
+		downs = append(downs, Downgraded{What: "pinning", Requested: helpers, Effective: pinned,
+			Reason: fmt.Sprintf("the kernel refused: %v", pinErr)})
+		if pinned == 0 {
+			mode = fmt.Sprintf("unpinned: %v", pinErr)
+		} else {
+			mode = fmt.Sprintf("%d of %d pinned: %v", pinned, helpers, pinErr)
+		}
+	}
+	switch {
+	case !haveThreads:
+		p.name = "pool(1,sequential: " + noThreadsReason + ")"
+	case helpers == 0:
+		p.name = "pool(1)"
+	default:
+		p.name = fmt.Sprintf("pool(%d,%s)", p.par, mode)
+	}
+	for i := range downs {
+		downs[i].Pool = p.name
+		if p.sink != nil {
+			p.sink(downs[i])
+		}
+	}
+	p.downgrades = downs
+	return p
+}
+
+// start runs serve for w on a new goroutine locked to an OS thread other
+// than the main one: the main thread's affinity mask is the process mask the
+// topology probe reads, and the runtime never lets the main thread exit, so
+// it must never be pinned. hold, if not nil, is closed once the new
+// goroutine has its thread.
+func (p *Pool) start(w *worker, ready chan<- *worker, hold chan<- struct{}) {
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		// Never undone: when the goroutine ends, its pinned thread ends with
+		// it instead of returning to the runtime with a one-CPU mask.
+		runtime.LockOSThread()
+		if hold != nil {
+			close(hold)
+		}
+		if onMainThread() {
+			// While we keep the main thread locked (and blocked), the new
+			// goroutine cannot be given it.
+			moved := make(chan struct{})
+			p.start(w, ready, moved)
+			<-moved
+			runtime.UnlockOSThread()
+			return
+		}
+		p.serve(w, ready)
+	}()
+}
+
+// serve is a helper's life on its locked thread: pin it, then run regions
+// until Close. A body that calls runtime.Goexit ends the goroutine; a fresh
+// one takes the seat.
+func (p *Pool) serve(w *worker, ready chan<- *worker) {
+	w.tid = threadID()
+	if w.cpu >= 0 {
+		if err := p.pin(w.cpu); err != nil {
+			w.err = err
+		}
+	}
+	if ready != nil {
+		ready <- w
+	}
+	stopped := false
+	defer func() {
+		if !stopped { // runtime.Goexit in a body
+			p.start(w, nil, nil)
+		}
+	}()
+	for {
+		r := p.await(w)
+		if r == &stopRegion {
+			stopped = true
+			return
+		}
+		p.help(r, w.seat)
+	}
+}
+
+func (p *Pool) help(r *region, seat int) {
+	defer p.leave(r)
+	n := r.work(seat)
+	if p.sink != nil {
+		r.workerChunks.Add(int64(n))
+	}
+}
+
+// leave marks a helper done with r, waking the caller if it sleeps.
+func (p *Pool) leave(r *region) {
+	if r.pending.Add(-1) == 0 && p.waiting.Load() {
+		select {
+		case p.done <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// await returns the next region posted to w (or &stopRegion): it spins on
+// w's slot for the spin window, then parks until post wakes it.
+func (p *Pool) await(w *worker) *region {
+	for {
+		if r := p.spinFor(w); r != nil {
+			return r
+		}
+		w.state.Store(parked)
+		// post stores the slot, then loads state; we store state, then load
+		// the slot: one of us sees the other, so no wake-up is lost.
+		if w.slot.Load() == nil {
+			<-w.wake
+		}
+		w.state.Store(running)
+	}
+}
+
+func (p *Pool) spinFor(w *worker) *region {
+	var deadline time.Time
+	for i := 0; ; i++ {
+		if r := w.slot.Load(); r != nil {
+			if r == &stopRegion {
+				return r
+			}
+			if p.joinHook != nil {
+				p.joinHook(w.seat)
+			}
+			// Join, unless the caller took the region back first.
+			if w.slot.CompareAndSwap(r, nil) {
+				return r
+			}
+			continue
+		}
+		if i&127 == 0 { // read the clock every 128 polls (~0.2 µs)
+			now := time.Now()
+			if i == 0 {
+				deadline = now.Add(p.spin)
+			} else if now.After(deadline) {
+				return nil
+			}
+		}
+	}
+}
+
+func (w *worker) post(r *region) {
+	w.slot.Store(r)
+	if w.state.Load() == parked {
+		select {
+		case w.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// Parallelism is the number of workers, the calling goroutine included.
+func (p *Pool) Parallelism() int { return p.par }
+
+// Name describes the pool: "pool(2,pinned)", "pool(2,unpinned: <why>)",
+// "pool(1)", or "pool(1,sequential: <why>)" where there are no threads.
+func (p *Pool) Name() string { return p.name }
+
+// Downgrades returns the requests this pool could not honour in full, the
+// same events WithTrace received when the pool started.
+func (p *Pool) Downgrades() []Downgraded { return append([]Downgraded(nil), p.downgrades...) }
+
+// Close stops and joins the helpers, after the region running on them (if
+// any) has finished. Regions entered after Close run inline on their calling
+// goroutine. Close is idempotent; it must not be called from a body of the
+// pool's own region. On the Hardware pool it returns ErrShared.
+func (p *Pool) Close() error {
+	if p.shared {
+		return ErrShared
+	}
+	p.close.Do(func() {
+		for !p.tryAcquire() {
+			time.Sleep(20 * time.Microsecond)
+		}
+		for _, w := range p.workers {
+			w.slot.Store(&stopRegion)
+			select {
+			case w.wake <- struct{}{}:
+			default:
+			}
+		}
+		p.wg.Wait()
+	})
+	return nil
+}
+
+func (p *Pool) tryAcquire() bool {
+	return !p.busy.Load() && p.busy.CompareAndSwap(false, true)
+}
+
+// chunksPerTask over-splits a ForRange region so that a helper that joins
+// late, or a core taken by another process, costs at most a quarter of a
+// task's share instead of the whole region waiting for it.
+const chunksPerTask = 4
+
+// splitRange returns the chunk length and count for n indices on tasks
+// tasks with chunks of at least grain: chunk = max(grain, ceil(n /
+// (tasks*chunksPerTask))), count = ceil(n/chunk). Every chunk is non-empty;
+// only the last may be shorter than chunk.
+func splitRange(n, grain, tasks int) (chunk, count int) {
+	chunk = max(grain, ChunkFor(n, tasks*chunksPerTask), 1)
+	return chunk, (n-1)/chunk + 1
+}
+
+// ForRange calls body over disjoint non-empty ranges covering [0, n), each
+// at least grain long except possibly the last. A region of one task
+// (n <= grain, or Parallelism 1), or one entered while the pool is busy or
+// closed, calls body(0, n) once on the calling goroutine.
+func (p *Pool) ForRange(n, grain int, body func(start, end int)) {
+	if n <= 0 {
+		return
+	}
+	tasks := TasksFor(n, grain, p.par)
+	if tasks == 1 || !p.tryAcquire() {
+		p.inline("ForRange", func() { body(0, n) })
+		return
+	}
+	r := &p.reg
+	r.kind, r.n, r.body = kindRange, n, body
+	chunk, count := splitRange(n, grain, tasks)
+	r.chunk, r.nchunks = chunk, int64(count)
+	r.next.Store(0)
+	p.run(r, tasks)
+}
+
+// ForEach calls body(i) once for every i in [0, count), with at least
+// minPerTask indices per task; see ForRange for how it is split.
+func (p *Pool) ForEach(count, minPerTask int, body func(i int)) {
+	if count <= 0 {
+		return
+	}
+	tasks := TasksFor(count, minPerTask, p.par)
+	if tasks == 1 || !p.tryAcquire() {
+		p.inline("ForEach", func() {
+			for i := 0; i < count; i++ {
+				body(i)
+			}
+		})
+		return
+	}
+	r := &p.reg
+	r.kind, r.n, r.each = kindEach, count, body
+	chunk, chunks := splitRange(count, minPerTask, tasks)
+	r.chunk, r.nchunks = chunk, int64(chunks)
+	r.next.Store(0)
+	p.run(r, tasks)
+}
+
+// inline runs f as a one-task region, reporting it when a sink is attached.
+func (p *Pool) inline(name string, f func()) {
+	if p.sink == nil {
+		f()
+		return
+	}
+	t0 := time.Now()
+	f()
+	p.sink(Region{Pool: p.name, Name: name, Inline: true, Tasks: 1, Chunks: 1, CallerChunks: 1, Wall: time.Since(t0)})
+}
+
+// run executes the prepared region r with tasks participants on the caller
+// and tasks-1 helpers. The caller holds p.busy; run releases it.
+func (p *Pool) run(r *region, tasks int) {
+	var t0 time.Time
+	if p.sink != nil {
+		t0 = time.Now()
+		r.workerChunks.Store(0)
+	}
+	helpers := p.workers[:tasks-1]
+	r.stop.Store(false)
+	r.pending.Store(int32(len(helpers)))
+	for _, w := range helpers {
+		w.post(r)
+	}
+	var caller int
+	// Deferred so that the region is finished, and the pool released, even
+	// when a body on this goroutine calls runtime.Goexit.
+	defer p.finish(r, helpers, &caller, t0)
+	caller = r.work(0)
+}
+
+func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
+	// The queue is drained (or stopped). Take back every helper that has
+	// not joined, running its seat here, so nothing waits for a thread that
+	// has not started; then wait for the chunks that are running.
+	for _, w := range helpers {
+		if w.slot.CompareAndSwap(r, nil) {
+			r.pending.Add(-1)
+			if r.kind == kindLoop {
+				*caller += r.work(w.seat)
+			}
+		}
+	}
+	p.join(r)
+
+	failed, failure := r.failed, r.failure
+	r.failed, r.failure = false, nil
+	if p.sink != nil {
+		workers := int(r.workerChunks.Load())
+		p.sink(Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
+			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)})
+	}
+	r.body, r.each, r.ls = nil, nil, nil // let the closures go
+	p.busy.Store(false)
+	if failed {
+		panic(failure)
+	}
+}
+
+func (r *region) name() string {
+	switch r.kind {
+	case kindRange:
+		return "ForRange"
+	case kindEach:
+		return "ForEach"
+	}
+	return "For(" + schedulerName(r.ls) + ")"
+}
+
+// join waits until every helper that joined r has left: spinning for the
+// spin window, then sleeping on p.done.
+func (p *Pool) join(r *region) {
+	if r.pending.Load() == 0 {
+		return
+	}
+	deadline := time.Now().Add(p.spin)
+	for i := 1; r.pending.Load() != 0; i++ {
+		if i&127 == 0 && time.Now().After(deadline) {
+			break
+		}
+	}
+	for r.pending.Load() != 0 {
+		p.waiting.Store(true)
+		// leave decrements pending, then loads waiting; we store waiting,
+		// then load pending: one of us sees the other. A token left over
+		// from an earlier region only costs one more turn of this loop.
+		if r.pending.Load() == 0 {
+			break
+		}
+		<-p.done
+	}
+	p.waiting.Store(false)
+}

@@ -1,0 +1,95 @@
+package sched
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestTasksForChunkFor(t *testing.T) {
+	for _, c := range []struct{ n, grain, par, tasks int }{
+		{0, 1, 4, 0}, {-3, 1, 4, 0}, {1, 1, 4, 1}, {5, 1, 4, 4}, {5, 2, 4, 3}, {5, 5, 4, 1},
+		{5, 6, 4, 1}, {100, 0, 4, 4}, {100, 10, 0, 1}, {math.MaxInt, 1, 8, 8},
+		{math.MaxInt, math.MaxInt, 8, 1}, {math.MaxInt, math.MaxInt - 1, 8, 2},
+	} {
+		if got := TasksFor(c.n, c.grain, c.par); got != c.tasks {
+			t.Errorf("TasksFor(%d, %d, %d) = %d, want %d", c.n, c.grain, c.par, got, c.tasks)
+		}
+	}
+	for _, c := range []struct{ n, tasks, chunk int }{
+		{0, 4, 0}, {1, 4, 1}, {5, 4, 2}, {8, 4, 2}, {9, 4, 3}, {7, 0, 7}, {math.MaxInt, 2, math.MaxInt/2 + 1},
+	} {
+		if got := ChunkFor(c.n, c.tasks); got != c.chunk {
+			t.Errorf("ChunkFor(%d, %d) = %d, want %d", c.n, c.tasks, got, c.chunk)
+		}
+	}
+}
+
+// TestSplitShapes checks every small shape ForRange can produce, including
+// n not a multiple of the task count (n=5 on 4 tasks): no empty or inverted
+// range, nothing shorter than grain except the last.
+func TestSplitShapes(t *testing.T) {
+	for n := 1; n <= 300; n++ {
+		for grain := 1; grain <= 24; grain++ {
+			for tasks := 1; tasks <= 16; tasks++ {
+				chunk, count := splitRange(n, grain, tasks)
+				var rs [][2]int
+				for k := range count {
+					lo, hi := k*chunk, min((k+1)*chunk, n)
+					if hi-lo < grain && hi != n {
+						t.Fatalf("n=%d grain=%d tasks=%d: range %d [%d,%d) shorter than grain", n, grain, tasks, k, lo, hi)
+					}
+					rs = append(rs, [2]int{lo, hi})
+				}
+				if err := cover(0, n, rs); err != nil {
+					t.Fatalf("n=%d grain=%d tasks=%d: %v", n, grain, tasks, err)
+				}
+			}
+		}
+	}
+	// The trailing-range trap: n=5 on 4 tasks is 3 ranges of ceil(5/4)=2.
+	if c := ChunkFor(5, 4); c != 2 || (5-1)/c+1 != 3 {
+		t.Fatalf("ChunkFor(5, 4) = %d", c)
+	}
+	// Near the int limit the chunk count must not overflow.
+	chunk, count := splitRange(math.MaxInt, 1, 4)
+	if last := (count - 1) * chunk; last < 0 || last >= math.MaxInt || math.MaxInt-last > chunk {
+		t.Fatalf("MaxInt split: chunk %d count %d", chunk, count)
+	}
+}
+
+func TestSequential(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 1000} {
+		for _, grain := range []int{0, 1, 3, 2000} {
+			var calls [][2]int
+			Sequential.ForRange(n, grain, func(s, e int) { calls = append(calls, [2]int{s, e}) })
+			if n == 0 && len(calls) != 0 || n > 0 && (len(calls) != 1 || calls[0] != [2]int{0, n}) {
+				t.Fatalf("ForRange(%d, %d): calls %v, want one call f(0, %d)", n, grain, calls, n)
+			}
+			var order []int
+			Sequential.ForEach(n, grain, func(i int) { order = append(order, i) })
+			for i, v := range order {
+				if v != i {
+					t.Fatalf("ForEach order %v", order)
+				}
+			}
+			if len(order) != n {
+				t.Fatalf("ForEach ran %d of %d", len(order), n)
+			}
+		}
+	}
+	if Sequential.Parallelism() != 1 || Sequential.Name() != "sequential" {
+		t.Fatal(Sequential.Parallelism(), Sequential.Name())
+	}
+}
+
+func TestGrainFor(t *testing.T) {
+	for _, c := range []struct {
+		per  time.Duration
+		want int
+	}{{50 * time.Nanosecond, 40}, {3 * time.Microsecond, 1}, {time.Microsecond, 2}, {0, 2000}, {700 * time.Nanosecond, 3}} {
+		if got := GrainFor(c.per); got != c.want {
+			t.Errorf("GrainFor(%v) = %d, want %d", c.per, got, c.want)
+		}
+	}
+}
