@@ -9,9 +9,23 @@
 //     friends) without copying. A view of bytes of the wrong length or
 //     alignment is an error, never a panic.
 //   - Dequantize is bit-exact with ggml's dequantize_row_* functions.
-//   - Quantize is bit-exact with ggml's quantize_row_*_ref reference
-//     quantizers, for every type. NaN or ±Inf input is an error that names
-//     the row and the block.
+//   - Quantize and QuantizeRows are bit-exact with ggml's
+//     quantize_row_*_ref reference quantizers, for every type. NaN or ±Inf
+//     input to a quantized type is a *NonFiniteError (wrapping
+//     ErrNotFinite) that names the row and the block; F32 and F16 store
+//     such values as they are.
+//   - Every error wraps one of ErrUnknownType, ErrLength, ErrAlignment or
+//     ErrNotFinite. Bad lengths or alignment never panic in the byte API.
+//
+// The typed row helpers (QuantizeRowQ8K, DequantizeRowQ4K, ... one pair
+// per block type) are the same code on block slices. They do not allocate,
+// so the kernels use them as their generic dequantizers and activation
+// quantizers; the DequantizeRow* ones panic on a length mismatch instead of
+// returning an error.
+//
+// Views and block structs use host byte order, so they assume a
+// little-endian host, as GGUF data is little-endian (corelane targets amd64
+// and arm64).
 //
 // Every float32 expression whose rounding matters is written with explicit
 // float32(...) conversions so that the Go compiler cannot fuse a multiply and

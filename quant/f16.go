@@ -36,37 +36,27 @@ func f16ToF32Bits(h uint16) uint32 {
 
 func f32ToF16Bits(b uint32) uint16 {
 	sign := uint16(b>>16) & 0x8000
-	exp := int32(b>>23) & 0xFF
-	man := b & 0x7FFFFF
-	if exp == 0xFF {
-		if man != 0 {
-			return sign | 0x7E00 // NaN, canonical quiet, sign kept
-		}
+	a := b & 0x7FFFFFFF // |f|
+	switch {
+	case a > 0x7F800000:
+		return sign | 0x7E00 // NaN, canonical quiet, sign kept
+	case a >= 0x47800000: // |f| ≥ 2^16, Inf included
 		return sign | 0x7C00
-	}
-	// Unbiased exponent e = exp-127; binary16 normal range is e in [-14, 15].
-	e := exp - 127
-	if e > 15 {
-		return sign | 0x7C00
-	}
-	if e >= -14 {
-		// Normal: 10 mantissa bits kept, 13 rounded away (RNE).
-		h := uint32(e+15)<<10 | man>>13
-		rest := man & 0x1FFF
-		if rest > 0x1000 || (rest == 0x1000 && h&1 == 1) {
-			h++ // may carry into the exponent, up to Inf: correct
-		}
-		return sign | uint16(h)
-	}
-	// Subnormal or zero result: value = m · 2^-24 with m = round(|f| · 2^24).
-	if exp == 0 {
-		return sign // float32 subnormals are far below half of 2^-24
-	}
-	full := man | 0x800000  // 24-bit significand, value = full · 2^(e-23)
-	shift := uint32(-e - 1) // to units of 2^-24: shift right by (-24 - (e-23)) = -e-1
-	if shift > 24 {
+	case a >= 0x38800000: // |f| ≥ 2^-14: a binary16 normal
+		// Rebias the exponent (127 → 15) and round the 13 dropped bits to
+		// nearest even by adding 0xFFF plus the lowest kept bit: no branch
+		// on the data, which is random in a quantizer. A carry out of the
+		// mantissa bumps the exponent, up to 0x7C00 = Inf: both correct.
+		a -= 112 << 23
+		a += 0xFFF + a>>13&1
+		return sign | uint16(a>>13)
+	case a <= 0x33000000: // |f| ≤ 2^-25, half the smallest subnormal: ties to 0
 		return sign
 	}
+	// Subnormal result m·2^-24 with m = round(|f|·2^24), |f| = full·2^(e-23).
+	e := int32(a>>23) - 127       // -25 ≤ e ≤ -15
+	full := a&0x7FFFFF | 0x800000 // 24-bit significand
+	shift := uint32(-e - 1)       // 14..24: to units of 2^-24
 	h := full >> shift
 	rest := full & (1<<shift - 1)
 	half := uint32(1) << (shift - 1)
