@@ -1,0 +1,33 @@
+//go:build !purego
+
+package arm64
+
+// Float32 kernels (ASIMD). Every function reads and writes exactly the
+// elements its contract names (16, then 4, then 1 element a step, never a
+// wider access), checks nothing, and trusts the caller for lengths. Their
+// Go twins are the generic kernels in package kernels (f32.go).
+
+// DotF32NEON returns Σ a[i]·b[i] over i < len(a); len(b) ≥ len(a).
+// Twin: dotF32Generic. Reassociated: four 4-lane FMA accumulators, a
+// scalar FMA tail.
+//
+//go:noescape
+func DotF32NEON(a, b []float32) float32
+
+// AxpyNEON sets y[i] = fma(alpha, x[i], y[i]) for i < len(x); len(y) ≥
+// len(x). Twin: axpyGeneric (which rounds the product; this fuses it).
+//
+//go:noescape
+func AxpyNEON(alpha float32, x, y []float32)
+
+// ScaleNEON sets x[i] *= alpha. Twin: scaleGeneric (same bits).
+//
+//go:noescape
+func ScaleNEON(alpha float32, x []float32)
+
+// MaxNEON returns the largest element of x (−Inf for an empty x); x holds
+// no NaN. Twin: maxGeneric (the same value; of +0 and −0 it may return
+// either).
+//
+//go:noescape
+func MaxNEON(x []float32) float32
