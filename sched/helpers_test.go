@@ -17,6 +17,9 @@ const testSpin = 50 * time.Microsecond
 // cores when n asks for more, unpinned then), closed when the test ends.
 func newTestPool(t testing.TB, n int, opts ...Option) *Pool {
 	t.Helper()
+	if !haveThreads && n > 1 {
+		t.Skipf("%s: no threads, so no %d-worker pool", noThreadsReason, n)
+	}
 	base := []Option{WithWorkers(n), WithSpin(testSpin)}
 	if n > runtime.GOMAXPROCS(0) {
 		base = append(base, withOversubscribe(), WithPinning(false))
@@ -38,6 +41,9 @@ func newTestPool(t testing.TB, n int, opts ...Option) *Pool {
 
 // testPools returns pools with 1, 2 and 4 workers.
 func testPools(t testing.TB) []*Pool {
+	if !haveThreads {
+		return []*Pool{newTestPool(t, 1)}
+	}
 	return []*Pool{newTestPool(t, 1), newTestPool(t, 2), newTestPool(t, 4)}
 }
 

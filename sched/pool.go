@@ -309,10 +309,11 @@ func newPool(cfg config, topo topology) *Pool {
 	}
 	switch {
 	case !haveThreads:
+		// Reported even when one worker was asked for: the pool cannot
+		// have helpers at all, and callers should know why.
 		p.par = 1
-		if requested > 1 {
-			downs = append(downs, Downgraded{What: "workers", Requested: requested, Effective: 1, Reason: noThreadsReason})
-		}
+		downs = append(downs, Downgraded{What: "threads", Requested: requested, Effective: 1,
+			Reason: noThreadsReason + ": every region runs inline"})
 	case requested > p.par && cfg.workers == 0 && capped:
 		downs = append(downs, Downgraded{What: "workers", Requested: requested, Effective: p.par,
 			Reason: fmt.Sprintf("GOMAXPROCS=%d is below the %d usable physical cores", procs, topo.cores)})

@@ -429,7 +429,11 @@ func TestDowngradeWorkers(t *testing.T) {
 	}
 	defer p.Close()
 	ds := ev.downgrades()
-	if len(ds) == 0 || ds[0].What != "workers" || ds[0].Requested != 1000 || ds[0].Effective != p.Parallelism() || ds[0].Reason == "" {
+	what := "workers"
+	if !haveThreads {
+		what = "threads"
+	}
+	if len(ds) == 0 || ds[0].What != what || ds[0].Requested != 1000 || ds[0].Effective != p.Parallelism() || ds[0].Reason == "" {
 		t.Fatalf("downgrades %+v for %s", ds, p.Name())
 	}
 	if got := p.Downgrades(); len(got) != len(ds) || got[0] != ds[0] {
@@ -531,4 +535,26 @@ func TestHardware(t *testing.T) {
 	var rs ranges
 	h.ForRange(12345, 100, rs.add)
 	checkCover(t, "Hardware", 0, 12345, rs.rs)
+}
+
+// TestTargetWithoutThreads: where the target has no threads (wasm), the
+// shared pool is sequential and says so; elsewhere it has helpers unless
+// the machine has one usable core.
+func TestTargetWithoutThreads(t *testing.T) {
+	h := Hardware()
+	if haveThreads {
+		if h.Parallelism() > 1 && strings.Contains(h.Name(), "sequential") {
+			t.Fatalf("%s claims to be sequential", h.Name())
+		}
+		return
+	}
+	ds := h.Downgrades()
+	if h.Parallelism() != 1 || !strings.Contains(h.Name(), "sequential") || len(ds) == 0 || ds[0].What != "threads" {
+		t.Fatalf("%s: Parallelism %d, downgrades %v", h.Name(), h.Parallelism(), ds)
+	}
+	var rs ranges
+	h.ForRange(100, 1, rs.add)
+	if len(rs.rs) != 1 || rs.rs[0] != [2]int{0, 100} {
+		t.Fatalf("ranges %v", rs.rs)
+	}
 }

@@ -15,7 +15,7 @@ type Event interface {
 // pool goes on with Effective instead of Requested.
 type Downgraded struct {
 	Pool      string // the pool's Name
-	What      string // "workers" or "pinning"
+	What      string // "workers", "pinning", or "threads" (a target without threads)
 	Requested int    // workers asked for, or workers to pin
 	Effective int    // workers running, or workers pinned
 	Reason    string // why, in words
