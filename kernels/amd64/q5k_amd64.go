@@ -1,0 +1,66 @@
+//go:build !purego
+
+package amd64
+
+import "unsafe"
+
+// Q5_K · Q8_K kernels (q5k_amd64.s). The Go twin of every function here is
+// dotQ5KGeneric in package kernels: each output element has exactly its bits
+// (the package contract of kernels: exact integer sums, then the fixed float
+// order without fused multiply-adds).
+//
+// Pointers: w points at rows·nb consecutive blockQ5K (row r at block r·nb),
+// x at nb (MatVec) or 4·nb (MatMul4, column c at block c·nb) consecutive
+// blockQ8K whose quants lie in [-127, 127]. Only those blocks and the listed
+// outputs are accessed; nothing is written but dst. The caller checks every
+// length: these functions check nothing. rows ≥ 0, nb ≥ 0 (nb = 0 gives
+// +0 results). Activation blocks are read in place; no alignment is needed.
+
+// MatVecQ5KAVX2 sets dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for
+// r < rows. Requires AVX2, F16C.
+//
+//go:noescape
+func MatVecQ5KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ5KAVXVNNI is MatVecQ5KAVX2 with VEX VPDPWSSD. Requires AVX2, F16C,
+// AVX-VNNI.
+//
+//go:noescape
+func MatVecQ5KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ5KAVX512 is MatVecQ5KAVX2 on zmm registers. Requires AVX512F,
+// AVX512BW, AVX512VL, F16C.
+//
+//go:noescape
+func MatVecQ5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ5KAVX512VNNI is MatVecQ5KAVX512 with VPDPWSSD. Requires AVX512F,
+// AVX512BW, AVX512VL, AVX512VNNI, F16C.
+//
+//go:noescape
+func MatVecQ5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul4Q5KAVX2 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
+// x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight
+// block is decoded once for the four columns. Requires AVX2, F16C.
+//
+//go:noescape
+func MatMul4Q5KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul4Q5KAVXVNNI is MatMul4Q5KAVX2 with VEX VPDPWSSD. Requires AVX2,
+// F16C, AVX-VNNI.
+//
+//go:noescape
+func MatMul4Q5KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul4Q5KAVX512 is MatMul4Q5KAVX2 on zmm registers. Requires AVX512F,
+// AVX512BW, AVX512VL, F16C.
+//
+//go:noescape
+func MatMul4Q5KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul4Q5KAVX512VNNI is MatMul4Q5KAVX512 with VPDPWSSD. Requires
+// AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C.
+//
+//go:noescape
+func MatMul4Q5KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)

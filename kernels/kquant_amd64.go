@@ -1,0 +1,164 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/corelane/corelane/kernels/amd64"
+	"github.com/corelane/corelane/quant"
+)
+
+// The Q4_K and Q5_K assembly kernels of kernels/amd64 as Ops of the amd64
+// variants. Each variant has a multi-row matrix-vector kernel (also used for
+// a single dot) and a matrix-matrix tile of one weight row by four activation
+// columns; matMul below tiles a product with them. All of them return the
+// bits of dotQ4KGeneric / dotQ5KGeneric for every element.
+
+// kqKernels is one variant's pair of Q4_K or Q5_K kernels.
+type kqKernels struct {
+	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+}
+
+var kqVariants = map[string]struct{ q4, q5 kqKernels }{
+	"avx2": {
+		kqKernels{amd64.MatVecQ4KAVX2, amd64.MatMul4Q4KAVX2},
+		kqKernels{amd64.MatVecQ5KAVX2, amd64.MatMul4Q5KAVX2},
+	},
+	"avxvnni": {
+		kqKernels{amd64.MatVecQ4KAVXVNNI, amd64.MatMul4Q4KAVXVNNI},
+		kqKernels{amd64.MatVecQ5KAVXVNNI, amd64.MatMul4Q5KAVXVNNI},
+	},
+	"avx512": {
+		kqKernels{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512},
+		kqKernels{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512},
+	},
+	"avx512vnni": {
+		kqKernels{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI},
+		kqKernels{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI},
+	},
+}
+
+var _ = addAMD64(func(variant string, o *Ops) {
+	k, ok := kqVariants[variant]
+	if !ok {
+		return
+	}
+	o.DotQ4K, o.DotQ5K = kqDotQ4K[variant], kqDotQ5K[variant]
+	o.MatVecQ4K = func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K) { kqMatVec(k.q4, dst, w, x) }
+	o.MatVecQ5K = func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K) { kqMatVec(k.q5, dst, w, x) }
+	o.MatMulQ4K = func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int) {
+		kqMatMul(k.q4, dst, ldd, w, x, cols)
+	}
+	o.MatMulQ5K = func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int) {
+		kqMatMul(k.q5, dst, ldd, w, x, cols)
+	}
+})
+
+// The dots call the matrix-vector kernels directly (not through a func
+// value), so that the one-element result stays on the stack.
+var kqDotQ4K = map[string]func(w []quant.BlockQ4K, x []quant.BlockQ8K) float32{
+	"avx2": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb)
+		return
+	},
+	"avxvnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb)
+		return
+	},
+	"avx512": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb)
+		return
+	},
+	"avx512vnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb)
+		return
+	},
+}
+
+var kqDotQ5K = map[string]func(w []quant.BlockQ5K, x []quant.BlockQ8K) float32{
+	"avx2": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb)
+		return
+	},
+	"avxvnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb)
+		return
+	},
+	"avx512": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb)
+		return
+	},
+	"avx512vnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+		wp, xp, nb := kqDotArgs(w, x)
+		amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb)
+		return
+	},
+}
+
+// kqDotArgs checks a dot's operands and returns the matrix-vector kernel's
+// pointers and block count for one row.
+func kqDotArgs[W any](w []W, x []quant.BlockQ8K) (wp, xp unsafe.Pointer, nb int) {
+	if len(w) != len(x) {
+		panic(fmt.Sprintf("kernels: dot of %d weight blocks with %d activation blocks", len(w), len(x)))
+	}
+	return unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(x)
+}
+
+// kqMatVec sets dst[r] to the dot of weight row r with x, for r < len(dst).
+func kqMatVec[W any](k kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
+	if len(w) != len(dst)*len(x) {
+		panic(fmt.Sprintf("kernels: matvec of %d weight blocks with %d rows of %d blocks", len(w), len(dst), len(x)))
+	}
+	if len(dst) == 0 {
+		return
+	}
+	k.matVec(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
+}
+
+// kqPanelBytes bounds the weights one pass over the activation columns
+// reuses (kept in L2 while every group of four columns streams past them).
+var kqPanelBytes = 512 << 10
+
+// kqMatMul sets dst[c·ldd+r] to the dot of weight row r with activation row
+// c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
+// panel every group of four columns runs the MatMul4 tile, and the last
+// cols mod 4 columns the matrix-vector kernel.
+func kqMatMul[W any](k kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
+	if cols <= 0 {
+		return
+	}
+	nb := len(x) / cols
+	if nb == 0 {
+		return
+	}
+	rows := len(w) / nb
+	if rows == 0 {
+		return
+	}
+	if ldd < rows || len(dst) < (cols-1)*ldd+rows {
+		panic(fmt.Sprintf("kernels: matmul of %d×%d into %d elements with ldd %d", rows, cols, len(dst), ldd))
+	}
+	rowBytes := nb * int(unsafe.Sizeof(w[0]))
+	panel := max(1, kqPanelBytes/rowBytes)
+	for r0 := 0; r0 < rows; r0 += panel {
+		pr := min(panel, rows-r0)
+		wp := unsafe.Pointer(&w[r0*nb])
+		c := 0
+		for ; c+4 <= cols; c += 4 {
+			k.matMul4(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+		}
+		for ; c < cols; c++ {
+			k.matVec(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+		}
+	}
+}

@@ -1,0 +1,363 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// Tests of the Q4_K and Q5_K assembly kernels (kquant_amd64.go) beyond the
+// generic comparisons of kernels_test.go, which run them too.
+
+// kqOpNames are the Ops fields every amd64 variant gets from kquant_amd64.go.
+var kqOpNames = []string{"DotQ4K", "DotQ5K", "MatVecQ4K", "MatVecQ5K", "MatMulQ4K", "MatMulQ5K"}
+
+// TestKQuantVariantsRegistered checks that every amd64 variant this CPU can
+// run is registered, supported and provides the six Q4_K/Q5_K ops, and that
+// forcing it dispatches them to it. A variant whose features cpuid reports
+// but which is missing is a failure, not a skip.
+func TestKQuantVariantsRegistered(t *testing.T) {
+	for _, want := range amd64Variants {
+		if !cpu.Supports(want.Requires...) {
+			t.Logf("%s: this CPU lacks some of %v; not required", want.Name, want.Requires)
+			continue
+		}
+		v := find(load().variants, want.Name)
+		if v == nil {
+			t.Errorf("%s: the CPU supports it, but it is not registered", want.Name)
+			continue
+		}
+		if !v.Supported() || !slices.Contains(Variants(), want.Name) {
+			t.Errorf("%s: registered but not listed as supported", want.Name)
+		}
+		ops := reflect.ValueOf(v.Ops)
+		for _, op := range kqOpNames {
+			if ops.FieldByName(op).IsNil() {
+				t.Errorf("%s: no %s", want.Name, op)
+			}
+		}
+		restore, err := Use(want.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range Info().Ops {
+			if slices.Contains(kqOpNames, o.Op) && o.Variant != want.Name {
+				t.Errorf("Use(%s): %s runs %s (%s)", want.Name, o.Op, o.Variant, o.Reason)
+			}
+		}
+		restore()
+	}
+}
+
+// kqAsmVariants returns the supported variants that have the Q4_K/Q5_K
+// kernels, with their own (unresolved) ops, so that tests can call them
+// without forcing the registry.
+func kqAsmVariants() []*Variant {
+	var vs []*Variant
+	for _, name := range Variants() {
+		if _, ok := kqVariants[name]; ok {
+			vs = append(vs, find(load().variants, name))
+		}
+	}
+	return vs
+}
+
+// kqType bundles one weight type's kernels for the generic helpers below.
+type kqType[W any] struct {
+	name   string
+	random func(r *rand.Rand, n int) []W
+	ref    func(w []W, x []quant.BlockQ8K) float32
+	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
+	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
+	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int)
+}
+
+var kqQ4K = kqType[quant.BlockQ4K]{
+	name: "q4_K", random: randQ4K, ref: dotQ4KGeneric,
+	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
+	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
+	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int) { return o.MatMulQ4K },
+}
+
+var kqQ5K = kqType[quant.BlockQ5K]{
+	name: "q5_K", random: randQ5K, ref: dotQ5KGeneric,
+	dot:    func(o *Ops) func([]quant.BlockQ5K, []quant.BlockQ8K) float32 { return o.DotQ5K },
+	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
+	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int) { return o.MatMulQ5K },
+}
+
+const kqGuard = float32(-7.25e6) // pre-filled into outputs; must survive outside them
+
+func kqFilled(n int) []float32 {
+	d := make([]float32, n)
+	for i := range d {
+		d[i] = kqGuard
+	}
+	return d
+}
+
+// kqGuardCase runs dot, matvec and matmul of one variant on copies of w
+// (rows·nb blocks) and x (cols·nb blocks) that end at a PROT_NONE page, with
+// outputs that end there too or are padded with kqGuard, and checks every
+// element against the generic dot, the padding, and that the inputs are
+// unchanged.
+func kqGuardCase[W any](t *testing.T, typ kqType[W], o *Ops, w []W, x []quant.BlockQ8K, rows, cols, nb int) {
+	t.Helper()
+	ref := func(r, c int) float32 { return typ.ref(w[r*nb:(r+1)*nb], x[c*nb:(c+1)*nb]) }
+	wg, xg := guarded(t, w), guarded(t, x)
+	wb, xb := bytes.Clone(quantBytes(wg)), bytes.Clone(quantBytes(xg))
+	check := func(what string, got, want float32) {
+		t.Helper()
+		if !sameBits(got, want) {
+			t.Fatalf("%s nb=%d rows=%d cols=%d: %s = %v, generic %v", typ.name, nb, rows, cols, what, got, want)
+		}
+	}
+
+	// Dot of the last row with the last column: both end at the guard page.
+	check("dot", typ.dot(o)(wg[(rows-1)*nb:], xg[(cols-1)*nb:]), ref(rows-1, cols-1))
+
+	// MatVec of every row with the last column, into a guarded dst and into
+	// a padded one.
+	dst := guarded(t, kqFilled(rows))
+	typ.matVec(o)(dst, wg, xg[(cols-1)*nb:])
+	padded := kqFilled(rows + 3)
+	typ.matVec(o)(padded[:rows], wg, xg[(cols-1)*nb:])
+	for r := 0; r < rows; r++ {
+		check("matvec dst", dst[r], ref(r, cols-1))
+		check("matvec padded dst", padded[r], ref(r, cols-1))
+	}
+	for _, g := range padded[rows:] {
+		if g != kqGuard {
+			t.Fatalf("%s nb=%d rows=%d: matvec wrote past dst", typ.name, nb, rows)
+		}
+	}
+
+	// MatMul into exactly (cols-1)·ldd + rows guarded elements.
+	ldd := rows + 2
+	mm := guarded(t, kqFilled((cols-1)*ldd+rows))
+	typ.matMul(o)(mm, ldd, wg, xg, cols)
+	for i, got := range mm {
+		c, r := i/ldd, i%ldd
+		switch {
+		case r >= rows || nb == 0: // padding, or nothing to compute
+			if got != kqGuard {
+				t.Fatalf("%s nb=%d rows=%d cols=%d: matmul wrote dst[%d] outside the result", typ.name, nb, rows, cols, i)
+			}
+		default:
+			check("matmul", got, ref(r, c))
+		}
+	}
+
+	if !bytes.Equal(wb, quantBytes(wg)) || !bytes.Equal(xb, quantBytes(xg)) {
+		t.Fatalf("%s nb=%d: inputs changed", typ.name, nb)
+	}
+}
+
+func kqGuardSweep[W any](t *testing.T, typ kqType[W], o *Ops) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for nb := 0; nb <= maxBlocks; nb++ {
+		for _, rows := range []int{1, 2, 3} {
+			for _, cols := range []int{1, 3, 4, 5, 8, 9} {
+				kqGuardCase(t, typ, o, typ.random(r, rows*nb), randQ8K(r, cols*nb), rows, cols, nb)
+			}
+		}
+	}
+	// Extreme activations (every lane sum at its largest magnitude).
+	for nb := 1; nb <= 3; nb++ {
+		for _, v := range []int8{-127, 127} {
+			kqGuardCase(t, typ, o, typ.random(r, 2*nb), extremeQ8K(5*nb, v), 2, 5, nb)
+		}
+	}
+}
+
+// TestKQuantGuardPages: every block count 0..17, inputs and outputs ending
+// at a PROT_NONE page (an over-read or over-write faults), outputs pre-filled
+// and checked outside the result, inputs checked unchanged.
+func TestKQuantGuardPages(t *testing.T) {
+	if !haveGuardPages {
+		t.Skip("guard pages need mmap (Linux)")
+	}
+	for _, v := range kqAsmVariants() {
+		t.Run("variant="+v.Name, func(t *testing.T) {
+			kqGuardSweep(t, kqQ4K, &v.Ops)
+			kqGuardSweep(t, kqQ5K, &v.Ops)
+		})
+	}
+}
+
+// TestKQuantMatMulPanels shrinks the row panels of kqMatMul so that a
+// product spans several panels, each with full and partial column groups.
+func TestKQuantMatMulPanels(t *testing.T) {
+	defer func(old int) { kqPanelBytes = old }(kqPanelBytes)
+	r := rand.New(rand.NewPCG(23, 24))
+	const rows, cols, nb = 11, 10, 2
+	x := randQ8K(r, cols*nb)
+	w4, w5 := randQ4K(r, rows*nb), randQ5K(r, rows*nb)
+	for _, panelRows := range []int{1, 3, 4, rows, rows + 1} {
+		kqPanelBytes = panelRows * nb * 176 // at least panelRows rows of either type
+		for _, v := range kqAsmVariants() {
+			const ldd = rows + 1
+			d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
+			v.Ops.MatMulQ4K(d4, ldd, w4, x, cols)
+			v.Ops.MatMulQ5K(d5, ldd, w5, x, cols)
+			for c := 0; c < cols; c++ {
+				for rr := 0; rr < ldd; rr++ {
+					g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
+					if rr == rows {
+						if g4 != kqGuard || g5 != kqGuard {
+							t.Fatalf("%s panel=%d: wrote padding [%d,%d]", v.Name, panelRows, c, rr)
+						}
+						continue
+					}
+					xc := x[c*nb : (c+1)*nb]
+					if want := dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xc); !sameBits(g4, want) {
+						t.Fatalf("%s panel=%d: q4_K [%d,%d] = %v, generic %v", v.Name, panelRows, c, rr, g4, want)
+					}
+					if want := dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xc); !sameBits(g5, want) {
+						t.Fatalf("%s panel=%d: q5_K [%d,%d] = %v, generic %v", v.Name, panelRows, c, rr, g5, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestKQuantDotNoAlloc: the dots keep their one-element result on the stack.
+func TestKQuantDotNoAlloc(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	w4, w5, x := randQ4K(r, 2), randQ5K(r, 2), randQ8K(r, 2)
+	for _, v := range kqAsmVariants() {
+		if n := testing.AllocsPerRun(10, func() { sink += v.Ops.DotQ4K(w4, x) + v.Ops.DotQ5K(w5, x) }); n != 0 {
+			t.Errorf("%s: %v allocations per dot", v.Name, n)
+		}
+	}
+}
+
+// kqFuzzSource hands out the fuzz input cyclically (mixed with the position,
+// so that short inputs still give varied blocks).
+type kqFuzzSource struct {
+	data []byte
+	i    int
+}
+
+func (s *kqFuzzSource) next() byte {
+	b := s.data[s.i%len(s.data)] ^ byte(s.i/len(s.data)*0x9E)
+	s.i++
+	return b
+}
+
+func (s *kqFuzzSource) u16() uint16 { return uint16(s.next()) | uint16(s.next())<<8 }
+
+// f16 returns a finite binary16 value (an all-ones exponent loses its top bit).
+func (s *kqFuzzSource) f16() quant.F16 {
+	h := s.u16()
+	if h&0x7C00 == 0x7C00 {
+		h &^= 0x4000
+	}
+	return quant.F16(h)
+}
+
+// q8K returns activation blocks with quants in [-127, 127], correct bsums,
+// and a finite scale.
+func (s *kqFuzzSource) q8K(nb int) []quant.BlockQ8K {
+	x := make([]quant.BlockQ8K, nb)
+	for i := range x {
+		bits := uint32(s.u16()) | uint32(s.u16())<<16
+		if bits&0x7F800000 == 0x7F800000 {
+			bits &^= 0x40000000
+		}
+		x[i].D = math.Float32frombits(bits)
+		for j := range x[i].Qs {
+			x[i].Qs[j] = max(int8(s.next()), -127)
+		}
+		for g := range x[i].BSums {
+			var sum int16
+			for _, q := range x[i].Qs[16*g : 16*g+16] {
+				sum += int16(q)
+			}
+			x[i].BSums[g] = sum
+		}
+	}
+	return x
+}
+
+func (s *kqFuzzSource) q4K(n int) []quant.BlockQ4K {
+	w := make([]quant.BlockQ4K, n)
+	for i := range w {
+		w[i].D, w[i].DMin = s.f16(), s.f16()
+		for j := range w[i].Scales {
+			w[i].Scales[j] = s.next()
+		}
+		for j := range w[i].Qs {
+			w[i].Qs[j] = s.next()
+		}
+	}
+	return w
+}
+
+func (s *kqFuzzSource) q5K(n int) []quant.BlockQ5K {
+	w := make([]quant.BlockQ5K, n)
+	for i := range w {
+		w[i].D, w[i].DMin = s.f16(), s.f16()
+		for j := range w[i].Scales {
+			w[i].Scales[j] = s.next()
+		}
+		for j := range w[i].Qh {
+			w[i].Qh[j] = s.next()
+		}
+		for j := range w[i].Qs {
+			w[i].Qs[j] = s.next()
+		}
+	}
+	return w
+}
+
+// kqFuzz derives 1..4 super-blocks per row, 1..2 weight rows and 1..5
+// activation columns from the input, and compares every variant's dot,
+// matvec and matmul with the generic dot.
+func kqFuzz[W any](f *testing.F, typ kqType[W], blocks func(s *kqFuzzSource, n int) []W) {
+	f.Add([]byte{0})
+	f.Add([]byte{0xFF, 0x81, 0x7F, 0x00})
+	f.Add([]byte("corelane q4_K q5_K"))
+	f.Add(bytes.Repeat([]byte{0x81}, 600))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 {
+			return
+		}
+		s := &kqFuzzSource{data: data}
+		shape := s.next()
+		nb, rows, cols := 1+int(shape&3), 1+int(shape>>2&1), 1+int(shape>>3)%5
+		w, x := blocks(s, rows*nb), s.q8K(cols*nb)
+		ldd := rows
+		for _, v := range kqAsmVariants() {
+			if got, want := typ.dot(&v.Ops)(w[:nb], x[:nb]), typ.ref(w[:nb], x[:nb]); !sameBits(got, want) {
+				t.Fatalf("%s %s nb=%d: dot %v (%#x), generic %v (%#x)", v.Name, typ.name, nb, got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+			dst := make([]float32, cols*ldd)
+			typ.matMul(&v.Ops)(dst, ldd, w, x, cols)
+			for c := 0; c < cols; c++ {
+				for r := 0; r < rows; r++ {
+					want := typ.ref(w[r*nb:(r+1)*nb], x[c*nb:(c+1)*nb])
+					if got := dst[c*ldd+r]; !sameBits(got, want) {
+						t.Fatalf("%s %s nb=%d: matmul [%d,%d] %v, generic %v", v.Name, typ.name, nb, c, r, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+func FuzzDotQ4K(f *testing.F) {
+	kqFuzz(f, kqQ4K, func(s *kqFuzzSource, n int) []quant.BlockQ4K { return s.q4K(n) })
+}
+
+func FuzzDotQ5K(f *testing.F) {
+	kqFuzz(f, kqQ5K, func(s *kqFuzzSource, n int) []quant.BlockQ5K { return s.q5K(n) })
+}
