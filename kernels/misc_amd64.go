@@ -1,0 +1,112 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"unsafe"
+
+	"github.com/corelane/corelane/kernels/amd64"
+	"github.com/corelane/corelane/quant"
+)
+
+// The float32, dequantization and activation-quantization kernels of
+// kernels/amd64, adapted to Ops. Every adapter checks its lengths (a
+// mismatch panics, as the generic kernels do) before the assembly touches
+// memory.
+//
+// Which code each variant gets: avx2 and avxvnni share the AVX2 code (VNNI
+// has nothing to add to these ops); avx512 and avx512vnni share the AVX-512
+// code, except DequantQ8_0, where the 8-lane AVX2 loop over 32-value blocks
+// is as fast as the 16-lane one.
+var _ = addAMD64(func(variant string, o *Ops) {
+	switch variant {
+	case "avx2", "avxvnni":
+		o.DotF32 = dotF32(amd64.DotF32AVX2)
+		o.Axpy = axpy(amd64.AxpyAVX2)
+		o.Scale = amd64.ScaleAVX2
+		o.Max = amd64.MaxAVX2
+		o.ExpSum = expSum(amd64.ExpSumAVX2)
+		o.DequantQ4K = dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2)
+		o.DequantQ5K = dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2)
+		o.DequantQ6K = dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2)
+		o.DequantQ8_0 = dequantQ8_0(amd64.DequantQ8_0AVX2)
+		o.QuantizeQ8K = quantizeQ8K(amd64.QuantizeQ8KAVX2)
+		o.QuantizeQ8_0 = quantizeQ8_0(amd64.QuantizeQ8_0AVX2)
+	case "avx512", "avx512vnni":
+		o.DotF32 = dotF32(amd64.DotF32AVX512)
+		o.Axpy = axpy(amd64.AxpyAVX512)
+		o.Scale = amd64.ScaleAVX512
+		o.Max = amd64.MaxAVX512
+		o.ExpSum = expSum(amd64.ExpSumAVX512)
+		o.DequantQ4K = dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512)
+		o.DequantQ5K = dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512)
+		o.DequantQ6K = dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512)
+		o.DequantQ8_0 = dequantQ8_0(amd64.DequantQ8_0AVX512)
+		o.QuantizeQ8K = quantizeQ8K(amd64.QuantizeQ8KAVX512)
+		o.QuantizeQ8_0 = quantizeQ8_0(amd64.QuantizeQ8_0AVX512)
+	}
+})
+
+func dotF32(f func(a, b []float32) float32) func(a, b []float32) float32 {
+	return func(a, b []float32) float32 { return f(a, b[:len(a)]) }
+}
+
+func axpy(f func(alpha float32, x, y []float32)) func(alpha float32, x, y []float32) {
+	return func(alpha float32, x, y []float32) { f(alpha, x, y[:len(x)]) }
+}
+
+func expSum(f func(dst, x []float32, sub float32) float32) func(dst, x []float32, sub float32) float32 {
+	return func(dst, x []float32, sub float32) float32 { return f(dst[:len(x)], x, sub) }
+}
+
+// blockPtr returns the address of the first block, or nil for none.
+func blockPtr[B any](b []B) unsafe.Pointer {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&b[0])
+}
+
+func f32Ptr(x []float32) *float32 {
+	if len(x) == 0 {
+		return nil
+	}
+	return &x[0]
+}
+
+// dequantK adapts a K-quant row dequantizer (256 values a block).
+func dequantK[B quant.BlockQ4K | quant.BlockQ5K | quant.BlockQ6K](f func(dst *float32, src unsafe.Pointer, nb int)) func([]float32, []B) {
+	return func(dst []float32, src []B) {
+		if len(dst) != len(src)*quant.QK_K {
+			panic("kernels: dequantize: len(dst) != 256·len(src)")
+		}
+		f(f32Ptr(dst), blockPtr(src), len(src))
+	}
+}
+
+func dequantQ8_0(f func(dst *float32, src unsafe.Pointer, nb int)) func([]float32, []quant.BlockQ8_0) {
+	return func(dst []float32, src []quant.BlockQ8_0) {
+		if len(dst) != len(src)*quant.QK8 {
+			panic("kernels: dequantize q8_0: len(dst) != 32·len(src)")
+		}
+		f(f32Ptr(dst), blockPtr(src), len(src))
+	}
+}
+
+func quantizeQ8K(f func(dst unsafe.Pointer, src *float32, nb int)) func([]quant.BlockQ8K, []float32) {
+	return func(dst []quant.BlockQ8K, src []float32) {
+		if len(src) != len(dst)*quant.QK_K {
+			panic("kernels: quantize q8_K: len(src) != 256·len(dst)")
+		}
+		f(blockPtr(dst), f32Ptr(src), len(dst))
+	}
+}
+
+func quantizeQ8_0(f func(dst unsafe.Pointer, src *float32, nb int)) func([]quant.BlockQ8_0, []float32) {
+	return func(dst []quant.BlockQ8_0, src []float32) {
+		if len(src) != len(dst)*quant.QK8 {
+			panic("kernels: quantize q8_0: len(src) != 32·len(dst)")
+		}
+		f(blockPtr(dst), f32Ptr(src), len(dst))
+	}
+}
