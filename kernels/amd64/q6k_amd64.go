@@ -1,0 +1,59 @@
+//go:build !purego
+
+package amd64
+
+import "unsafe"
+
+// Q6_K · Q8_K row kernels (q6k_amd64.s). w points at quant.BlockQ6K
+// blocks (210 bytes), x at quant.BlockQ8K blocks (292 bytes); a row or
+// column holds nb blocks. Every dot is computed in exactly the order of
+// kernels.dotQ6KGeneric, their Go twin (bit-identical results). Callers
+// check every length; the kernels check nothing and read or write nothing
+// beyond what each doc states. nb == 0 reads no blocks (the dots are +0).
+
+// MatVecQ6KAVX2 sets dst[r] = dot(w[r·nb:(r+1)·nb], x[:nb]) for r < rows,
+// reading w[:rows·nb] and x[:nb] and writing dst[:rows]. It needs AVX2 and
+// F16C.
+//
+//go:noescape
+func MatVecQ6KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ6KAVXVNNI is MatVecQ6KAVX2 for CPUs with AVX-VNNI.
+//
+//go:noescape
+func MatVecQ6KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ6KAVX512 is MatVecQ6KAVX2 for CPUs with AVX-512 F, BW and VL.
+//
+//go:noescape
+func MatVecQ6KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatVecQ6KAVX512VNNI is MatVecQ6KAVX2 for CPUs with AVX-512 F, BW, VL and
+// VNNI.
+//
+//go:noescape
+func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+
+// MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb])
+// for r < rows and c < 4: four columns of x, each weight row decoded once
+// for all four. It reads w[:rows·nb] and x[:4·nb] and writes only those
+// 4·rows elements of dst. It needs AVX2 and F16C.
+//
+//go:noescape
+func MatMulQ6KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMulQ6KAVXVNNI is MatMulQ6KAVX2 for CPUs with AVX-VNNI.
+//
+//go:noescape
+func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMulQ6KAVX512 is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW and VL,
+// two rows at a time: rows must be even.
+//
+//go:noescape
+func MatMulQ6KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMulQ6KAVX512VNNI is MatMulQ6KAVX512 for CPUs with AVX-512 VNNI.
+//
+//go:noescape
+func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)

@@ -1,0 +1,346 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// Tests of the Q6_K and Q8_0 assembly kernels (q8_amd64.go): registration,
+// guard pages and fuzzing against the generic twins. The bit-for-bit sweeps
+// over shapes are in kernels_test.go.
+
+// TestQ6KQ8_0Registered checks that every amd64 variant this CPU can run is
+// registered, runnable, and provides all six Q6_K and Q8_0 ops itself (a
+// variant that left one out would silently fall back to another variant).
+func TestQ6KQ8_0Registered(t *testing.T) {
+	s := load()
+	for _, want := range amd64Variants {
+		if !cpu.Supports(want.Requires...) {
+			t.Logf("%s: this CPU lacks a required feature; not checked", want.Name)
+			continue
+		}
+		v := find(s.variants, want.Name)
+		if v == nil {
+			t.Errorf("%s: not registered", want.Name)
+			continue
+		}
+		if !v.Supported() {
+			t.Errorf("%s: registered but not runnable", want.Name)
+		}
+		for name, missing := range map[string]bool{
+			"DotQ6K": v.Ops.DotQ6K == nil, "MatVecQ6K": v.Ops.MatVecQ6K == nil, "MatMulQ6K": v.Ops.MatMulQ6K == nil,
+			"DotQ8_0": v.Ops.DotQ8_0 == nil, "MatVecQ8_0": v.Ops.MatVecQ8_0 == nil, "MatMulQ8_0": v.Ops.MatMulQ8_0 == nil,
+		} {
+			if missing {
+				t.Errorf("%s: no %s", want.Name, name)
+			}
+		}
+	}
+}
+
+// Extreme operands: every int32 lane sum at its largest magnitude.
+func extremeQ6K(n int, q6 byte, sc int8) []quant.BlockQ6K {
+	w := make([]quant.BlockQ6K, n)
+	for i := range w {
+		for j := range w[i].Ql {
+			w[i].Ql[j] = q6&15 | (q6&15)<<4
+		}
+		for j := range w[i].Qh {
+			h := q6 >> 4
+			w[i].Qh[j] = h | h<<2 | h<<4 | h<<6
+		}
+		for j := range w[i].Scales {
+			w[i].Scales[j] = sc
+		}
+		w[i].D = quant.FromFloat32(1)
+	}
+	return w
+}
+
+func extremeQ8_0(n int, v int8) []quant.BlockQ8_0 {
+	w := make([]quant.BlockQ8_0, n)
+	for i := range w {
+		for j := range w[i].Qs {
+			w[i].Qs[j] = v
+		}
+		w[i].D = quant.FromFloat32(1)
+	}
+	return w
+}
+
+// guardCheck runs f on guarded copies of w and x and checks that f leaves
+// them unchanged.
+func guardCheck[W, X any](t *testing.T, w []W, x []X, f func(w []W, x []X)) {
+	t.Helper()
+	gw, gx := guarded(t, w), guarded(t, x)
+	bw, bx := append([]byte(nil), quantBytes(gw)...), append([]byte(nil), quantBytes(gx)...)
+	f(gw, gx)
+	if !bytes.Equal(bw, quantBytes(gw)) || !bytes.Equal(bx, quantBytes(gx)) {
+		t.Fatal("kernel modified its inputs")
+	}
+}
+
+const q68Guard = float32(-7.25e11)
+
+func q68GuardedDst(n, extra int) []float32 {
+	d := make([]float32, n+extra)
+	for i := range d {
+		d[i] = q68Guard
+	}
+	return d
+}
+
+// checkRowKernels checks Dot, MatVec and MatMul of one type on guarded
+// inputs against the generic dot, with every output checked and nothing
+// written outside it.
+func checkRowKernels[W, X any](t *testing.T, typ string, nb int, gen func(rows int) []W, genx func(cols int) []X,
+	dot, ref func([]W, []X) float32,
+	matVec func([]float32, []W, []X), matMul func([]float32, int, []W, []X, int)) {
+	t.Helper()
+	w, x := gen(1), genx(1)
+	guardCheck(t, w, x, func(w []W, x []X) {
+		if got, want := dot(w, x), ref(w, x); !sameBits(got, want) {
+			t.Fatalf("%s dot nb=%d: %v, generic %v", typ, nb, got, want)
+		}
+	})
+	if nb == 0 {
+		return
+	}
+	for _, rows := range []int{1, 2, 3, 4, 5, 6, 7, 9} {
+		w := gen(rows)
+		guardCheck(t, w, x, func(w []W, x []X) {
+			dst := q68GuardedDst(rows, 4)
+			matVec(dst[:rows], w, x)
+			for r := 0; r < rows; r++ {
+				if want := ref(w[r*nb:(r+1)*nb], x); !sameBits(dst[r], want) {
+					t.Fatalf("%s matvec nb=%d rows=%d: [%d] = %v, generic %v", typ, nb, rows, r, dst[r], want)
+				}
+			}
+			for i := rows; i < len(dst); i++ {
+				if dst[i] != q68Guard {
+					t.Fatalf("%s matvec nb=%d rows=%d: wrote dst[%d]", typ, nb, rows, i)
+				}
+			}
+		})
+	}
+	mmRows, mmCols := []int{1, 2, 3, 5, 8}, []int{1, 2, 3, 4, 5, 7, 9}
+	if nb > maxBlocks && nb%8 != 1 { // long Q8_0 rows: the tile edges only
+		mmRows, mmCols = []int{3, 5}, []int{2, 5}
+	}
+	for _, rows := range mmRows {
+		for _, cols := range mmCols {
+			w, x := gen(rows), genx(cols)
+			ldd := rows + 2
+			guardCheck(t, w, x, func(w []W, x []X) {
+				n := (cols-1)*ldd + rows
+				dst := q68GuardedDst(n, 4)
+				matMul(dst[:n], ldd, w, x, cols)
+				for i, got := range dst {
+					c, r := i/ldd, i%ldd
+					if i >= n || r >= rows {
+						if got != q68Guard {
+							t.Fatalf("%s matmul nb=%d rows=%d cols=%d: wrote dst[%d]", typ, nb, rows, cols, i)
+						}
+						continue
+					}
+					if want := ref(w[r*nb:(r+1)*nb], x[c*nb:(c+1)*nb]); !sameBits(got, want) {
+						t.Fatalf("%s matmul nb=%d rows=%d cols=%d: [%d,%d] = %v, generic %v", typ, nb, rows, cols, c, r, got, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestQ6KQ8_0GuardPages runs every variant on inputs that end at a
+// PROT_NONE page (an over-read faults), for every block count up to two
+// super-blocks' worth plus one (Q8_0: up to 8·17+1 blocks), with random and
+// extreme operands.
+func TestQ6KQ8_0GuardPages(t *testing.T) {
+	if !haveGuardPages {
+		t.Log("no guard pages on this OS; plain copies")
+	}
+	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+		r := rand.New(rand.NewPCG(21, 22))
+		for nb := 0; nb <= maxBlocks; nb++ {
+			for rep := 0; rep < 3; rep++ {
+				gen := func(rows int) []quant.BlockQ6K { return randQ6K(r, rows*nb) }
+				genx := func(cols int) []quant.BlockQ8K { return randQ8K(r, cols*nb) }
+				if rep == 1 {
+					gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 0, -128) }
+					genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, 127) }
+				} else if rep == 2 {
+					gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 63, -128) }
+					genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, -127) }
+				}
+				checkRowKernels(t, "q6_K", nb, gen, genx, k.DotQ6K, dotQ6KGeneric, k.MatVecQ6K, k.MatMulQ6K)
+			}
+		}
+		for nb := 0; nb <= 8*maxBlocks+1; nb++ {
+			for rep := 0; rep < 2; rep++ {
+				gen := func(rows int) []quant.BlockQ8_0 { return randQ8_0(r, rows*nb) }
+				genx := gen
+				if rep == 1 {
+					gen = func(rows int) []quant.BlockQ8_0 { return extremeQ8_0(rows*nb, -127) }
+					genx = func(cols int) []quant.BlockQ8_0 { return extremeQ8_0(cols*nb, -127) }
+				}
+				checkRowKernels(t, "q8_0", nb, gen, genx, k.DotQ8_0, dotQ8_0Generic, k.MatVecQ8_0, k.MatMulQ8_0)
+			}
+		}
+	})
+}
+
+// TestMatMulQ6KChunks makes the row chunks of MatMulQ6K as small as they
+// go, so that chunk edges fall inside the tiles' rows, and compares every
+// element with the generic dot.
+func TestMatMulQ6KChunks(t *testing.T) {
+	defer func(n int) { q6kChunkBytes = n }(q6kChunkBytes)
+	q6kChunkBytes = 1
+	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+		r := rand.New(rand.NewPCG(23, 24))
+		for _, nb := range []int{1, 2, 5} {
+			for _, rows := range []int{1, 2, 3, 7} {
+				for _, cols := range []int{3, 4, 6, 8} {
+					w, x := randQ6K(r, rows*nb), randQ8K(r, cols*nb)
+					ldd := rows + 1
+					dst := make([]float32, cols*ldd)
+					k.MatMulQ6K(dst, ldd, w, x, cols)
+					for c := 0; c < cols; c++ {
+						for rr := 0; rr < rows; rr++ {
+							if got, want := dst[c*ldd+rr], dotQ6KGeneric(w[rr*nb:(rr+1)*nb], x[c*nb:(c+1)*nb]); !sameBits(got, want) {
+								t.Fatalf("nb=%d rows=%d cols=%d: [%d,%d] = %v, generic %v", nb, rows, cols, c, rr, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+// Fuzz inputs: the fuzzer's bytes become blocks. Weight quants take any bit
+// pattern; scales are made finite; activation quants are clamped to
+// [-127, 127] and their bsums recomputed, as ggml's quantizer would leave
+// them.
+
+func fuzzF16(b []byte) quant.F16 {
+	h := binary.LittleEndian.Uint16(b)
+	if h&0x7c00 == 0x7c00 { // Inf or NaN: clear the top exponent bit
+		h &^= 0x4000
+	}
+	return quant.F16(h)
+}
+
+func fuzzQ8(b byte) int8 {
+	if b == 0x80 {
+		return -127
+	}
+	return int8(b)
+}
+
+// fuzzBlocks cuts data into n whole blocks of size bytes each, reusing the
+// data cyclically; n ≤ max.
+func fuzzBlocks(data []byte, size, max int) (n int, at func(i int) []byte) {
+	if len(data) == 0 {
+		return 0, nil
+	}
+	n = int(data[0]) % (max + 1)
+	data = data[1:]
+	if len(data) == 0 {
+		data = []byte{0}
+	}
+	return n, func(i int) []byte {
+		out := make([]byte, size)
+		for j := range out {
+			out[j] = data[(i*size+j)%len(data)]
+		}
+		return out
+	}
+}
+
+func fuzzVariants(t *testing.T, check func(name string, k Ops)) {
+	for _, name := range Variants() {
+		restore, err := Use(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(name, Current())
+		restore()
+	}
+}
+
+func FuzzDotQ6K(f *testing.F) {
+	f.Add([]byte{1, 1, 2, 3})
+	f.Add([]byte{17, 0xff, 0x80, 0x7f, 0x00, 0x3c})
+	f.Add(bytes.Repeat([]byte{0x55, 0xaa, 0x80, 0x7f, 0x00}, 200))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, at := fuzzBlocks(data, 210+292, 2*maxBlocks+1)
+		w := make([]quant.BlockQ6K, n)
+		x := make([]quant.BlockQ8K, n)
+		for i := range w {
+			b := at(i)
+			copy(w[i].Ql[:], b[0:128])
+			copy(w[i].Qh[:], b[128:192])
+			for j := range w[i].Scales {
+				w[i].Scales[j] = int8(b[192+j])
+			}
+			w[i].D = fuzzF16(b[208:210])
+			b = b[210:]
+			d := math.Float32frombits(binary.LittleEndian.Uint32(b[0:4]))
+			if math.IsNaN(float64(d)) || math.IsInf(float64(d), 0) {
+				d = 1
+			}
+			x[i].D = d
+			for j := range x[i].Qs {
+				x[i].Qs[j] = fuzzQ8(b[4+j])
+			}
+			for g := range x[i].BSums {
+				var s int16
+				for _, q := range x[i].Qs[16*g : 16*g+16] {
+					s += int16(q)
+				}
+				x[i].BSums[g] = s
+			}
+		}
+		want := dotQ6KGeneric(w, x)
+		fuzzVariants(t, func(name string, k Ops) {
+			if got := k.DotQ6K(w, x); !sameBits(got, want) {
+				t.Fatalf("%s: DotQ6K nb=%d = %v (%#x), generic %v (%#x)", name, n, got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+		})
+	})
+}
+
+func FuzzDotQ8_0(f *testing.F) {
+	f.Add([]byte{1, 1, 2, 3})
+	f.Add([]byte{137, 0xff, 0x80, 0x7f, 0x00, 0x3c})
+	f.Add(bytes.Repeat([]byte{0x55, 0xaa, 0x80, 0x7f, 0x00}, 200))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		n, at := fuzzBlocks(data, 2*34, 8*maxBlocks+1)
+		w := make([]quant.BlockQ8_0, n)
+		x := make([]quant.BlockQ8_0, n)
+		for i := range w {
+			b := at(i)
+			for _, blk := range []*quant.BlockQ8_0{&w[i], &x[i]} {
+				blk.D = fuzzF16(b[0:2])
+				for j := range blk.Qs {
+					blk.Qs[j] = fuzzQ8(b[2+j])
+				}
+				b = b[34:]
+			}
+		}
+		want := dotQ8_0Generic(w, x)
+		fuzzVariants(t, func(name string, k Ops) {
+			if got := k.DotQ8_0(w, x); !sameBits(got, want) {
+				t.Fatalf("%s: DotQ8_0 nb=%d = %v (%#x), generic %v (%#x)", name, n, got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+		})
+	})
+}
