@@ -38,6 +38,16 @@
 	ORQ  g0, g1             \
 	MOVQ g1, 8(SP)
 
+// KQ_PREFETCH(p, size): prefetch the weight block 16 blocks ahead of p
+// (blocks of size bytes, at most 192). The matrix-vector kernels stream
+// their weights from L3 or memory; the hardware prefetchers alone leave the
+// loop waiting. A prefetch past the end of the weights is harmless (it
+// never faults).
+#define KQ_PREFETCH(p, size) \
+	PREFETCHT0 (16*size)(p)     \
+	PREFETCHT0 (16*size+64)(p)  \
+	PREFETCHT0 (16*size+128)(p)
+
 // KQ_SBYTES_Z(s, t) and KQ_SBYTES_Y(s, t) load lo, hi from the frame into
 // every 128-bit lane of s (t is clobbered). K2 must hold 0xAA.
 #define KQ_SBYTES_Z(s, t) \

@@ -117,6 +117,7 @@ matVecQ5KAVX512_row:
 
 	PCALIGN $32
 matVecQ5KAVX512_block:
+	KQ_PREFETCH(WP, blockQ5K__size)
 	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
 	KQ_SBYTES_Z(Z5, Z6)
 	VBROADCASTI64X4 blockQ5K_qh(WP), Z12
@@ -182,6 +183,7 @@ matVecQ5KAVX512VNNI_row:
 
 	PCALIGN $32
 matVecQ5KAVX512VNNI_block:
+	KQ_PREFETCH(WP, blockQ5K__size)
 	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
 	KQ_SBYTES_Z(Z5, Z6)
 	VBROADCASTI64X4 blockQ5K_qh(WP), Z12
@@ -228,9 +230,9 @@ matVecQ5KAVX512VNNI_ret:
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
 //
 // Z0..Z3 decoded chunks, Z4..Z7 their scale words, Z8 mins words, Z9
-// [f16(d) x8 | f16(dmin) x8], Z10 scale bytes, Z11 qh, Z12 products, Z13
-// int32 sums, Z14 [A | M], Z15 scratch, Z24..Z27 [acc | accm] of columns
-// 0..3, Z28 [dd | dm] of the current column.
+// [f16(d) x8 | f16(dmin) x8], Z10 scale bytes, then [A | M]; Z11 qh,
+// Z12, Z29..Z31 products and Z13..Z15, Z11 int32 sums of columns 0..3,
+// Z24..Z27 their [acc | accm], Z28 [dd | dm] of the current column.
 TEXT ·MatMul4Q5KAVX512(SB), NOSPLIT, $16-48
 	MOVQ   dst+0(FP), DST
 	MOVQ   w+16(FP), WP
@@ -276,61 +278,64 @@ matMul4Q5KAVX512_block:
 	VCVTPH2PS    X9, X9
 	VPERMPS      Z9, Z22, Z9
 
-	// Column 0.
-	VPMADDUBSW      blockQ8K_qs+0(XP), Z0, Z12
+	// Chunk-major over the four columns, so that the four columns' dependency
+	// chains interleave.
+	VPMADDUBSW blockQ8K_qs+0(XP), Z0, Z12
 	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+64(XP), Z1, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+0), Z0, Z29
+	KQ_MUL_Z(Z4, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+0), Z0, Z30
+	KQ_MUL_Z(Z4, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+0), Z0, Z31
+	KQ_MUL_Z(Z4, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+64(XP), Z1, Z12
 	KQ_ACC_BW_Z(Z5, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+128(XP), Z2, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+64), Z1, Z29
+	KQ_ACC_BW_Z(Z5, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+64), Z1, Z30
+	KQ_ACC_BW_Z(Z5, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+64), Z1, Z31
+	KQ_ACC_BW_Z(Z5, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+128(XP), Z2, Z12
 	KQ_ACC_BW_Z(Z6, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+192(XP), Z3, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+128), Z2, Z29
+	KQ_ACC_BW_Z(Z6, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+128), Z2, Z30
+	KQ_ACC_BW_Z(Z6, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+128), Z2, Z31
+	KQ_ACC_BW_Z(Z6, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+192(XP), Z3, Z12
 	KQ_ACC_BW_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 blockQ8K_bsums(XP), Z14
-	VPMADDWD        Z8, Z14, Z14
+	VPMADDUBSW XC1(blockQ8K_qs+192), Z3, Z29
+	KQ_ACC_BW_Z(Z7, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+192), Z3, Z30
+	KQ_ACC_BW_Z(Z7, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+192), Z3, Z31
+	KQ_ACC_BW_Z(Z7, Z31, Z11)
+
+	// Column 0: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 blockQ8K_bsums(XP), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     blockQ8K_d(XP), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z24)
+	KQ_FINISH_Z(Z13, Z10, Z12, Z28, Z24)
 
-	// Column 1.
-	VPMADDUBSW      XC1(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_BW_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_BW_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_BW_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC1(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 1: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC1(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC1(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z25)
+	KQ_FINISH_Z(Z14, Z10, Z29, Z28, Z25)
 
-	// Column 2.
-	VPMADDUBSW      XC2(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_BW_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_BW_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_BW_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC2(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 2: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC2(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC2(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z26)
+	KQ_FINISH_Z(Z15, Z10, Z30, Z28, Z26)
 
-	// Column 3.
-	VPMADDUBSW      XC3(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_BW_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_BW_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_BW_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC3(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 3: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC3(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC3(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z27)
+	KQ_FINISH_Z(Z11, Z10, Z31, Z28, Z27)
 
 	ADDQ $blockQ5K__size, WP
 	ADDQ $blockQ8K__size, XP
@@ -365,9 +370,9 @@ matMul4Q5KAVX512_ret:
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
 //
 // Z0..Z3 decoded chunks, Z4..Z7 their scale words, Z8 mins words, Z9
-// [f16(d) x8 | f16(dmin) x8], Z10 scale bytes, Z11 qh, Z12 products, Z13
-// int32 sums, Z14 [A | M], Z15 scratch, Z24..Z27 [acc | accm] of columns
-// 0..3, Z28 [dd | dm] of the current column.
+// [f16(d) x8 | f16(dmin) x8], Z10 scale bytes, then [A | M]; Z11 qh,
+// Z12, Z29..Z31 products and Z13..Z15, Z11 int32 sums of columns 0..3,
+// Z24..Z27 their [acc | accm], Z28 [dd | dm] of the current column.
 TEXT ·MatMul4Q5KAVX512VNNI(SB), NOSPLIT, $16-48
 	MOVQ   dst+0(FP), DST
 	MOVQ   w+16(FP), WP
@@ -413,61 +418,64 @@ matMul4Q5KAVX512VNNI_block:
 	VCVTPH2PS    X9, X9
 	VPERMPS      Z9, Z22, Z9
 
-	// Column 0.
-	VPMADDUBSW      blockQ8K_qs+0(XP), Z0, Z12
+	// Chunk-major over the four columns, so that the four columns' dependency
+	// chains interleave.
+	VPMADDUBSW blockQ8K_qs+0(XP), Z0, Z12
 	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+64(XP), Z1, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+0), Z0, Z29
+	KQ_MUL_Z(Z4, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+0), Z0, Z30
+	KQ_MUL_Z(Z4, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+0), Z0, Z31
+	KQ_MUL_Z(Z4, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+64(XP), Z1, Z12
 	KQ_ACC_VNNI_Z(Z5, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+128(XP), Z2, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+64), Z1, Z29
+	KQ_ACC_VNNI_Z(Z5, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+64), Z1, Z30
+	KQ_ACC_VNNI_Z(Z5, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+64), Z1, Z31
+	KQ_ACC_VNNI_Z(Z5, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+128(XP), Z2, Z12
 	KQ_ACC_VNNI_Z(Z6, Z12, Z13)
-	VPMADDUBSW      blockQ8K_qs+192(XP), Z3, Z12
+	VPMADDUBSW XC1(blockQ8K_qs+128), Z2, Z29
+	KQ_ACC_VNNI_Z(Z6, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+128), Z2, Z30
+	KQ_ACC_VNNI_Z(Z6, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+128), Z2, Z31
+	KQ_ACC_VNNI_Z(Z6, Z31, Z11)
+	VPMADDUBSW blockQ8K_qs+192(XP), Z3, Z12
 	KQ_ACC_VNNI_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 blockQ8K_bsums(XP), Z14
-	VPMADDWD        Z8, Z14, Z14
+	VPMADDUBSW XC1(blockQ8K_qs+192), Z3, Z29
+	KQ_ACC_VNNI_Z(Z7, Z29, Z14)
+	VPMADDUBSW XC2(blockQ8K_qs+192), Z3, Z30
+	KQ_ACC_VNNI_Z(Z7, Z30, Z15)
+	VPMADDUBSW XC3(blockQ8K_qs+192), Z3, Z31
+	KQ_ACC_VNNI_Z(Z7, Z31, Z11)
+
+	// Column 0: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 blockQ8K_bsums(XP), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     blockQ8K_d(XP), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z24)
+	KQ_FINISH_Z(Z13, Z10, Z12, Z28, Z24)
 
-	// Column 1.
-	VPMADDUBSW      XC1(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_VNNI_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_VNNI_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC1(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_VNNI_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC1(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 1: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC1(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC1(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z25)
+	KQ_FINISH_Z(Z14, Z10, Z29, Z28, Z25)
 
-	// Column 2.
-	VPMADDUBSW      XC2(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_VNNI_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_VNNI_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC2(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_VNNI_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC2(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 2: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC2(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC2(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z26)
+	KQ_FINISH_Z(Z15, Z10, Z30, Z28, Z26)
 
-	// Column 3.
-	VPMADDUBSW      XC3(blockQ8K_qs+0), Z0, Z12
-	KQ_MUL_Z(Z4, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+64), Z1, Z12
-	KQ_ACC_VNNI_Z(Z5, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+128), Z2, Z12
-	KQ_ACC_VNNI_Z(Z6, Z12, Z13)
-	VPMADDUBSW      XC3(blockQ8K_qs+192), Z3, Z12
-	KQ_ACC_VNNI_Z(Z7, Z12, Z13)
-	VBROADCASTI64X4 XC3(blockQ8K_bsums), Z14
-	VPMADDWD        Z8, Z14, Z14
+	// Column 3: [A | M], then acc += dd·float32(A), accm += dm·float32(M).
+	VBROADCASTI64X4 XC3(blockQ8K_bsums), Z10
+	VPMADDWD        Z8, Z10, Z10
 	VMULPS.BCST     XC3(blockQ8K_d), Z9, Z28
-	KQ_FINISH_Z(Z13, Z14, Z15, Z28, Z27)
+	KQ_FINISH_Z(Z11, Z10, Z31, Z28, Z27)
 
 	ADDQ $blockQ5K__size, WP
 	ADDQ $blockQ8K__size, XP
@@ -529,6 +537,7 @@ matVecQ5KAVX2_row:
 
 	PCALIGN $32
 matVecQ5KAVX2_block:
+	KQ_PREFETCH(WP, blockQ5K__size)
 	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
 	KQ_SBYTES_Y(Y14, Y2)
 	VMOVDQU blockQ5K_qh(WP), Y6
@@ -677,6 +686,7 @@ matVecQ5KAVXVNNI_row:
 
 	PCALIGN $32
 matVecQ5KAVXVNNI_block:
+	KQ_PREFETCH(WP, blockQ5K__size)
 	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
 	KQ_SBYTES_Y(Y14, Y2)
 	VMOVDQU blockQ5K_qh(WP), Y6
