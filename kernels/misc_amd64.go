@@ -16,8 +16,7 @@ import (
 //
 // Which code each variant gets: avx2 and avxvnni share the AVX2 code (VNNI
 // has nothing to add to these ops); avx512 and avx512vnni share the AVX-512
-// code, except DequantQ8_0, where the 8-lane AVX2 loop over 32-value blocks
-// is as fast as the 16-lane one.
+// code.
 var _ = addAMD64(func(variant string, o *Ops) {
 	switch variant {
 	case "avx2", "avxvnni":
