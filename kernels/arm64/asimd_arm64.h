@@ -52,3 +52,9 @@
 // fmax vd.4s, vn.4s, vm.4s and fmaxv sd, vn.4s.
 #define FMAX4S(m, n, d) WORD $(0x4e20f400 | ((m)<<16) | ((n)<<5) | (d))
 #define FMAXV4S(n, d) WORD $(0x6e30f800 | ((n)<<5) | (d))
+// fabs vd.4s, vn.4s.
+#define FABS4S(n, d) WORD $(0x4ea0f800 | ((n)<<5) | (d))
+// fcvtns vd.4s, vn.4s: float32 → int32, round to nearest, ties to even.
+#define FCVTNS4S(n, d) WORD $(0x4e21a800 | ((n)<<5) | (d))
+// fcvtas vd.4s, vn.4s: float32 → int32, round to nearest, ties away from zero.
+#define FCVTAS4S(n, d) WORD $(0x4e21c800 | ((n)<<5) | (d))
