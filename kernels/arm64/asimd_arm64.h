@@ -58,3 +58,5 @@
 #define FCVTNS4S(n, d) WORD $(0x4e21a800 | ((n)<<5) | (d))
 // fcvtas vd.4s, vn.4s: float32 → int32, round to nearest, ties away from zero.
 #define FCVTAS4S(n, d) WORD $(0x4e21c800 | ((n)<<5) | (d))
+// fsub vd.4s, vn.4s, vm.4s.
+#define FSUB4S(m, n, d) WORD $(0x4ea0d400 | ((m)<<16) | ((n)<<5) | (d))
