@@ -15,5 +15,20 @@ var _ = addARM64(func(variant string, o *Ops) {
 		o.Axpy = func(alpha float32, x, y []float32) { arm64.AxpyNEON(alpha, x, y[:len(x)]) }
 		o.Scale = arm64.ScaleNEON
 		o.Max = arm64.MaxNEON
+		o.ExpSum = expSumNEON
 	}
 })
+
+// expSumNEON runs the assembly on the whole 4-lane groups and Exp32, the
+// kernel's twin, on the last len(x) mod 4 elements.
+func expSumNEON(dst, x []float32, sub float32) float32 {
+	dst = dst[:len(x)]
+	n := len(x) &^ 3
+	s := arm64.ExpSumNEON(dst[:n], x[:n], sub)
+	for i := n; i < len(x); i++ {
+		e := Exp32(x[i] - sub)
+		dst[i] = e
+		s += e
+	}
+	return s
+}

@@ -343,3 +343,53 @@ func finite(bits uint32) float32 {
 	}
 	return math.Float32frombits(bits)
 }
+
+// TestARM64ExpSumBits: every variant's ExpSum writes exactly Exp32's bits
+// for each element (the sum is reassociated and checked in
+// TestF32Tolerance), on a sweep of the whole range where exp is finite and
+// non-zero, its edges, the subnormal results, and ±Inf and NaN.
+func TestARM64ExpSumBits(t *testing.T) {
+	var x []float32
+	for b := uint32(0); b < 1<<31; b += 1<<31/20000 + 7 { // both signs, every exponent
+		for _, bits := range []uint32{b, b | 1<<31} {
+			if v := math.Float32frombits(bits); v >= -110 && v <= 95 {
+				x = append(x, v)
+			}
+		}
+	}
+	for v := float32(-104.5); v < -86; v += 0.01 { // subnormal results, n < −126
+		x = append(x, v)
+	}
+	for v := float32(88.5); v < 88.8; v += 0.001 { // n = 128
+		x = append(x, v)
+	}
+	x = append(x, expMaxArg, math.Nextafter32(expMaxArg, 100), expMinArg, math.Nextafter32(expMinArg, -200),
+		0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()))
+	for i := -300; i <= 300; i++ { // x·log2e at and near k + 0.5
+		v := (float32(i) + 0.5) / 1.442695
+		x = append(x, math.Nextafter32(v, -1000), v, math.Nextafter32(v, 1000))
+	}
+	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+		for _, sub := range []float32{0, 1.5, -3} {
+			dst := make([]float32, len(x)+1)
+			dst[len(x)] = guardVal
+			k.ExpSum(dst[:len(x)], x, sub)
+			if dst[len(x)] != guardVal {
+				t.Fatal("ExpSum wrote past the end")
+			}
+			for i, v := range x {
+				want := Exp32(v - sub)
+				if !sameBits(dst[i], want) && !(want != want && dst[i] != dst[i]) {
+					t.Fatalf("ExpSum(%v − %v) = %v (%#x), Exp32 %v (%#x)", v, sub, dst[i], math.Float32bits(dst[i]), want, math.Float32bits(want))
+				}
+			}
+		}
+		// Guarded: every length's last element sits before a PROT_NONE page.
+		for n := 0; n <= 19; n++ {
+			src := guarded(t, x[:n])
+			dst, check := guardedOut(t, n)
+			k.ExpSum(dst, src, 0)
+			check()
+		}
+	})
+}

@@ -60,3 +60,13 @@
 #define FCVTAS4S(n, d) WORD $(0x4e21c800 | ((n)<<5) | (d))
 // fsub vd.4s, vn.4s, vm.4s.
 #define FSUB4S(m, n, d) WORD $(0x4ea0d400 | ((m)<<16) | ((n)<<5) | (d))
+// frintm vd.4s, vn.4s: round toward −∞ to an integral float.
+#define FRINTM4S(n, d) WORD $(0x4e219800 | ((n)<<5) | (d))
+// fcvtzs vd.4s, vn.4s: float32 → int32, toward zero.
+#define FCVTZS4S(n, d) WORD $(0x4ea1b800 | ((n)<<5) | (d))
+// fcmgt vd.4s, vn.4s, vm.4s: all ones where Vn > Vm (false for NaN).
+#define FCMGT4S(m, n, d) WORD $(0x6ea0e400 | ((m)<<16) | ((n)<<5) | (d))
+// fcmeq vd.4s, vn.4s, vm.4s: all ones where Vn = Vm (false for NaN).
+#define FCMEQ4S(m, n, d) WORD $(0x4e20e400 | ((m)<<16) | ((n)<<5) | (d))
+// cmgt vd.4s, vn.4s, vm.4s: all ones where Vn > Vm, signed.
+#define CMGT4S(m, n, d) WORD $(0x4ea03400 | ((m)<<16) | ((n)<<5) | (d))

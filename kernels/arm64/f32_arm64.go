@@ -31,3 +31,11 @@ func ScaleNEON(alpha float32, x []float32)
 //
 //go:noescape
 func MaxNEON(x []float32) float32
+
+// ExpSumNEON sets dst[i] = exp(x[i] − sub) for i < len(x) &^ 3 (len(dst) ≥
+// that) and returns the sum of those values; the last len(x) mod 4
+// elements are the caller's. Twin: expSumGeneric: every dst[i] has the bits
+// of Exp32(x[i]−sub); the sum is reassociated.
+//
+//go:noescape
+func ExpSumNEON(dst, x []float32, sub float32) float32
