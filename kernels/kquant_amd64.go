@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"github.com/corelane/corelane/kernels/amd64"
@@ -13,31 +14,34 @@ import (
 // The Q4_K and Q5_K assembly kernels of kernels/amd64 as Ops of the amd64
 // variants. Each variant has a multi-row matrix-vector kernel (also used for
 // a single dot) and a matrix-matrix tile of one weight row by four activation
-// columns; matMul below tiles a product with them. All of them return the
-// bits of dotQ4KGeneric / dotQ5KGeneric for every element.
+// columns; the zmm variants also have a tile of one row by eight columns
+// that reads the columns in pairs (amd64.Q8KPair). kqMatMul tiles a product
+// with them. All of them return the bits of dotQ4KGeneric / dotQ5KGeneric
+// for every element.
 
-// kqKernels is one variant's pair of Q4_K or Q5_K kernels.
+// kqKernels is one variant's Q4_K or Q5_K kernels; matMul8 may be nil.
 type kqKernels struct {
 	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
 	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+	matMul8 func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 }
 
 var kqVariants = map[string]struct{ q4, q5 kqKernels }{
 	"avx2": {
-		kqKernels{amd64.MatVecQ4KAVX2, amd64.MatMul4Q4KAVX2},
-		kqKernels{amd64.MatVecQ5KAVX2, amd64.MatMul4Q5KAVX2},
+		kqKernels{amd64.MatVecQ4KAVX2, amd64.MatMul4Q4KAVX2, nil},
+		kqKernels{amd64.MatVecQ5KAVX2, amd64.MatMul4Q5KAVX2, nil},
 	},
 	"avxvnni": {
-		kqKernels{amd64.MatVecQ4KAVXVNNI, amd64.MatMul4Q4KAVXVNNI},
-		kqKernels{amd64.MatVecQ5KAVXVNNI, amd64.MatMul4Q5KAVXVNNI},
+		kqKernels{amd64.MatVecQ4KAVXVNNI, amd64.MatMul4Q4KAVXVNNI, nil},
+		kqKernels{amd64.MatVecQ5KAVXVNNI, amd64.MatMul4Q5KAVXVNNI, nil},
 	},
 	"avx512": {
-		kqKernels{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512},
-		kqKernels{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512},
+		kqKernels{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
+		kqKernels{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
 	},
 	"avx512vnni": {
-		kqKernels{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI},
-		kqKernels{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI},
+		kqKernels{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
+		kqKernels{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
 	},
 }
 
@@ -131,8 +135,9 @@ var kqPanelBytes = 512 << 10
 
 // kqMatMul sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
-// panel every group of four columns runs the MatMul4 tile, and the last
-// cols mod 4 columns the matrix-vector kernel.
+// panel every group of eight columns runs the MatMul8 tile (on columns
+// packed in pairs once per call), a group of four the MatMul4 tile, and the
+// last cols mod 4 columns the matrix-vector kernel.
 func kqMatMul[W any](k kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
 	if cols <= 0 {
 		return
@@ -148,17 +153,60 @@ func kqMatMul[W any](k kqKernels, dst []float32, ldd int, w []W, x []quant.Block
 	if ldd < rows || len(dst) < (cols-1)*ldd+rows {
 		panic(fmt.Sprintf("kernels: matmul of %d×%d into %d elements with ldd %d", rows, cols, len(dst), ldd))
 	}
+	c8 := 0 // columns done by the MatMul8 tile
+	var pairs []amd64.Q8KPair
+	if k.matMul8 != nil && cols >= 8 {
+		c8 = cols &^ 7
+		buf := kqGetPairs(c8 / 2 * nb)
+		defer kqPairPool.Put(buf)
+		pairs = *buf
+		kqPackPairs(pairs, x, c8/2, nb)
+	}
 	rowBytes := nb * int(unsafe.Sizeof(w[0]))
 	panel := max(1, kqPanelBytes/rowBytes)
 	for r0 := 0; r0 < rows; r0 += panel {
 		pr := min(panel, rows-r0)
 		wp := unsafe.Pointer(&w[r0*nb])
 		c := 0
+		for ; c < c8; c += 8 {
+			k.matMul8(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&pairs[c/2*nb]), pr, nb)
+		}
 		for ; c+4 <= cols; c += 4 {
 			k.matMul4(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 		for ; c < cols; c++ {
 			k.matVec(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+		}
+	}
+}
+
+// kqPairPool holds *[]amd64.Q8KPair buffers for kqMatMul, so that a matmul
+// allocates nothing in the steady state.
+var kqPairPool sync.Pool
+
+func kqGetPairs(n int) *[]amd64.Q8KPair {
+	if p, ok := kqPairPool.Get().(*[]amd64.Q8KPair); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	p := make([]amd64.Q8KPair, n)
+	return &p
+}
+
+// kqPackPairs writes activation columns 2p and 2p+1 (of nb blocks each, at
+// x[2p·nb:]) as pair p of the MatMul8 layout, dst[p·nb+b] for block b.
+func kqPackPairs(dst []amd64.Q8KPair, x []quant.BlockQ8K, pairs, nb int) {
+	for p := 0; p < pairs; p++ {
+		for b := 0; b < nb; b++ {
+			u, x0, x1 := &dst[p*nb+b], &x[2*p*nb+b], &x[(2*p+1)*nb+b]
+			for j := range u.Qs {
+				copy(u.Qs[j][:32], x0.Qs[32*j:])
+				copy(u.Qs[j][32:], x1.Qs[32*j:])
+			}
+			u.BSums = [2][16]int16{x0.BSums, x1.BSums}
+			for l := range u.D[0] {
+				u.D[0][l], u.D[1][l] = x0.D, x1.D
+			}
 		}
 	}
 }

@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"unsafe"
 
+	"github.com/corelane/corelane/kernels/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -77,6 +79,7 @@ type kqType[W any] struct {
 	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
 	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
 	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int)
+	asm    func(variant string) kqKernels
 }
 
 var kqQ4K = kqType[quant.BlockQ4K]{
@@ -84,6 +87,7 @@ var kqQ4K = kqType[quant.BlockQ4K]{
 	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int) { return o.MatMulQ4K },
+	asm:    func(v string) kqKernels { return kqVariants[v].q4 },
 }
 
 var kqQ5K = kqType[quant.BlockQ5K]{
@@ -91,6 +95,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	dot:    func(o *Ops) func([]quant.BlockQ5K, []quant.BlockQ8K) float32 { return o.DotQ5K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int) { return o.MatMulQ5K },
+	asm:    func(v string) kqKernels { return kqVariants[v].q5 },
 }
 
 const kqGuard = float32(-7.25e6) // pre-filled into outputs; must survive outside them
@@ -108,7 +113,8 @@ func kqFilled(n int) []float32 {
 // outputs that end there too or are padded with kqGuard, and checks every
 // element against the generic dot, the padding, and that the inputs are
 // unchanged.
-func kqGuardCase[W any](t *testing.T, typ kqType[W], o *Ops, w []W, x []quant.BlockQ8K, rows, cols, nb int) {
+func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quant.BlockQ8K, rows, cols, nb int) {
+	o := &v.Ops
 	t.Helper()
 	ref := func(r, c int) float32 { return typ.ref(w[r*nb:(r+1)*nb], x[c*nb:(c+1)*nb]) }
 	wg, xg := guarded(t, w), guarded(t, x)
@@ -155,24 +161,47 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], o *Ops, w []W, x []quant.Bl
 		}
 	}
 
+	// The MatMul8 tile itself, on column pairs that end at the guard page
+	// (kqMatMul packs them into ordinary memory).
+	if mm8 := typ.asm(v.Name).matMul8; mm8 != nil && cols >= 8 && nb > 0 {
+		packed := make([]amd64.Q8KPair, 4*nb)
+		kqPackPairs(packed, xg, 4, nb)
+		pg := guarded(t, packed)
+		pb := bytes.Clone(quantBytes(pg))
+		out := guarded(t, kqFilled(7*ldd+rows))
+		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb)
+		for i, got := range out {
+			if c, r := i/ldd, i%ldd; r >= rows {
+				if got != kqGuard {
+					t.Fatalf("%s nb=%d rows=%d: MatMul8 wrote dst[%d] outside the result", typ.name, nb, rows, i)
+				}
+			} else {
+				check("MatMul8", got, ref(r, c))
+			}
+		}
+		if !bytes.Equal(pb, quantBytes(pg)) {
+			t.Fatalf("%s nb=%d: MatMul8 changed its input", typ.name, nb)
+		}
+	}
+
 	if !bytes.Equal(wb, quantBytes(wg)) || !bytes.Equal(xb, quantBytes(xg)) {
 		t.Fatalf("%s nb=%d: inputs changed", typ.name, nb)
 	}
 }
 
-func kqGuardSweep[W any](t *testing.T, typ kqType[W], o *Ops) {
+func kqGuardSweep[W any](t *testing.T, typ kqType[W], v *Variant) {
 	r := rand.New(rand.NewPCG(21, 22))
 	for nb := 0; nb <= maxBlocks; nb++ {
 		for _, rows := range []int{1, 2, 3} {
-			for _, cols := range []int{1, 3, 4, 5, 8, 9} {
-				kqGuardCase(t, typ, o, typ.random(r, rows*nb), randQ8K(r, cols*nb), rows, cols, nb)
+			for _, cols := range []int{1, 3, 4, 5, 8, 9, 13} {
+				kqGuardCase(t, typ, v, typ.random(r, rows*nb), randQ8K(r, cols*nb), rows, cols, nb)
 			}
 		}
 	}
 	// Extreme activations (every lane sum at its largest magnitude).
 	for nb := 1; nb <= 3; nb++ {
-		for _, v := range []int8{-127, 127} {
-			kqGuardCase(t, typ, o, typ.random(r, 2*nb), extremeQ8K(5*nb, v), 2, 5, nb)
+		for _, q := range []int8{-127, 127} {
+			kqGuardCase(t, typ, v, typ.random(r, 2*nb), extremeQ8K(9*nb, q), 2, 9, nb)
 		}
 	}
 }
@@ -186,18 +215,19 @@ func TestKQuantGuardPages(t *testing.T) {
 	}
 	for _, v := range kqAsmVariants() {
 		t.Run("variant="+v.Name, func(t *testing.T) {
-			kqGuardSweep(t, kqQ4K, &v.Ops)
-			kqGuardSweep(t, kqQ5K, &v.Ops)
+			kqGuardSweep(t, kqQ4K, v)
+			kqGuardSweep(t, kqQ5K, v)
 		})
 	}
 }
 
 // TestKQuantMatMulPanels shrinks the row panels of kqMatMul so that a
-// product spans several panels, each with full and partial column groups.
+// product spans several panels, each with eight-, four- and one-column
+// pieces.
 func TestKQuantMatMulPanels(t *testing.T) {
 	defer func(old int) { kqPanelBytes = old }(kqPanelBytes)
 	r := rand.New(rand.NewPCG(23, 24))
-	const rows, cols, nb = 11, 10, 2
+	const rows, cols, nb = 11, 13, 2
 	x := randQ8K(r, cols*nb)
 	w4, w5 := randQ4K(r, rows*nb), randQ5K(r, rows*nb)
 	for _, panelRows := range []int{1, 3, 4, rows, rows + 1} {
@@ -319,7 +349,7 @@ func (s *kqFuzzSource) q5K(n int) []quant.BlockQ5K {
 	return w
 }
 
-// kqFuzz derives 1..4 super-blocks per row, 1..2 weight rows and 1..5
+// kqFuzz derives 1..4 super-blocks per row, 1..2 weight rows and 1..12
 // activation columns from the input, and compares every variant's dot,
 // matvec and matmul with the generic dot.
 func kqFuzz[W any](f *testing.F, typ kqType[W], blocks func(s *kqFuzzSource, n int) []W) {
@@ -333,7 +363,7 @@ func kqFuzz[W any](f *testing.F, typ kqType[W], blocks func(s *kqFuzzSource, n i
 		}
 		s := &kqFuzzSource{data: data}
 		shape := s.next()
-		nb, rows, cols := 1+int(shape&3), 1+int(shape>>2&1), 1+int(shape>>3)%5
+		nb, rows, cols := 1+int(shape&3), 1+int(shape>>2&1), 1+int(shape>>3)%12
 		w, x := blocks(s, rows*nb), s.q8K(cols*nb)
 		ldd := rows
 		for _, v := range kqAsmVariants() {

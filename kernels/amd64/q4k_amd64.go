@@ -16,6 +16,16 @@ import "unsafe"
 // length: these functions check nothing. rows ≥ 0, nb ≥ 0 (nb = 0 gives
 // +0 results). Activation blocks are read in place; no alignment is needed.
 
+// Q8KPair is the activation layout of the MatMul8 kernels: block b of two
+// activation columns side by side, so that one zmm register holds the same
+// 32-value sub-block of both columns (and one weight sub-block, with one
+// scale, multiplies both).
+type Q8KPair struct {
+	Qs    [8][64]int8   // sub-block j: its 32 quants in column 0, then in column 1
+	BSums [2][16]int16  // the bsums of column 0, then of column 1
+	D     [2][8]float32 // the scale of column 0 eight times, then of column 1
+}
+
 // MatVecQ4KAVX2 sets dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for
 // r < rows. Requires AVX2, F16C.
 //
@@ -64,3 +74,18 @@ func MatMul4Q4KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //
 //go:noescape
 func MatMul4Q4KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul8Q4KAVX512 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
+// column c) for r < rows and c < 8, where xp points at the eight activation
+// columns packed as four column pairs of nb Q8KPair each (pair p at element
+// p·nb). Each weight block is decoded once for the eight columns. Requires
+// AVX512F, AVX512BW, AVX512VL, F16C.
+//
+//go:noescape
+func MatMul8Q4KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+
+// MatMul8Q4KAVX512VNNI is MatMul8Q4KAVX512 with VPDPWSSD. Requires AVX512F,
+// AVX512BW, AVX512VL, AVX512VNNI, F16C.
+//
+//go:noescape
+func MatMul8Q4KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)

@@ -64,3 +64,18 @@ func MatMul4Q5KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //
 //go:noescape
 func MatMul4Q5KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul8Q5KAVX512 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
+// column c) for r < rows and c < 8, where xp points at the eight activation
+// columns packed as four column pairs of nb Q8KPair each (pair p at element
+// p·nb). Each weight block is decoded once for the eight columns. Requires
+// AVX512F, AVX512BW, AVX512VL, F16C.
+//
+//go:noescape
+func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+
+// MatMul8Q5KAVX512VNNI is MatMul8Q5KAVX512 with VPDPWSSD. Requires AVX512F,
+// AVX512BW, AVX512VL, AVX512VNNI, F16C.
+//
+//go:noescape
+func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)

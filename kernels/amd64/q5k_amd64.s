@@ -502,6 +502,519 @@ matMul4Q5KAVX512VNNI_ret:
 	VZEROUPPER
 	RET
 
+// func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], column c) for r < rows and
+// c < 8, where xp holds the eight activation columns as four pairs in the
+// Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
+// + b·Q8KPair__size). One zmm register holds one sub-block of two columns,
+// so the int32 lanes need no folding, and one sub-block has one scale:
+// VPMADDWD + VPADDD with the scale dword broadcast from the frame.
+// Requires: AVX512F, AVX512BW, AVX512VL, F16C
+//
+// Z0..Z7 the eight sub-blocks of the weight block (the same quants in both
+// halves), Z8, Z9, Z29, Z30 products of pairs 0..3, Z12..Z15 their int32
+// sums A, Z24..Z27 their acc and Z16..Z19 their accm ([column 2p | column
+// 2p+1] each), Z20 mins words, Z21 f16(d) x16, Z22 f16(dmin) x16, Z23 0x0F
+// bytes, Z10 scale bytes, then scale words, Z11 and Z31 scratch, Z28
+// dword 1s, then qh. The frame holds the scale qwords (0..15) and the eight scale
+// dwords sc(j) | sc(j)<<16 (16..47).
+TEXT ·MatMul8Q5KAVX512(SB), NOSPLIT, $48-48
+	MOVQ   dst+0(FP), DST
+	MOVQ   w+16(FP), WP
+	MOVQ   xp+24(FP), XROW
+	MOVQ   rows+32(FP), ROWS
+	MOVQ   nb+40(FP), NB
+	TESTQ  ROWS, ROWS
+	JZ     matMul8Q5KAVX512_ret
+	IMUL3Q $Q8KPair__size, NB, XS
+	LEAQ   (XS)(XS*2), XS3
+	VMOVDQU64 kqNib<>(SB), Z23
+	MOVL   $0xAA, AX
+	KMOVW  AX, K2
+
+matMul8Q5KAVX512_row:
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	MOVQ   XROW, XP
+	MOVQ   NB, N
+	TESTQ  N, N
+	JZ     matMul8Q5KAVX512_rowend
+
+	PCALIGN $32
+matMul8Q5KAVX512_block:
+	// Decode the weight block once for eight columns.
+	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
+	KQ_SBYTES_Z(Z10, Z11)
+	VPSHUFB      kqScD<>(SB), Y10, Y11
+	VMOVDQU      Y11, 16(SP)
+	VPSHUFB      kqMin2<>(SB), Z10, Z20
+	VPBROADCASTD blockQ5K_d(WP), X21
+	VCVTPH2PS    X21, X21
+	VPBROADCASTD kqDDM<>+32(SB), Z28
+	VPERMPS      Z21, Z28, Z22
+	VBROADCASTSS X21, Z21
+	VBROADCASTI64X4 blockQ5K_qh(WP), Z28
+	VBROADCASTI64X4 blockQ5K_qs+0(WP), Z11
+	VPANDD          Z23, Z11, Z0
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z1
+	VBROADCASTI64X4 blockQ5K_qs+32(WP), Z11
+	VPANDD          Z23, Z11, Z2
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z3
+	VBROADCASTI64X4 blockQ5K_qs+64(WP), Z11
+	VPANDD          Z23, Z11, Z4
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z5
+	VBROADCASTI64X4 blockQ5K_qs+96(WP), Z11
+	VPANDD          Z23, Z11, Z6
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z7
+	// Fifth bits: bit j of qh[l] adds 16 to value l of sub-block j.
+	VPTESTMB        kqHb8<>+0(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z0, K4, Z0
+	VPTESTMB        kqHb8<>+64(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z1, K4, Z1
+	VPTESTMB        kqHb8<>+128(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z2, K4, Z2
+	VPTESTMB        kqHb8<>+192(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z3, K4, Z3
+	VPTESTMB        kqHb8<>+256(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z4, K4, Z4
+	VPTESTMB        kqHb8<>+320(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z5, K4, Z5
+	VPTESTMB        kqHb8<>+384(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z6, K4, Z6
+	VPTESTMB        kqHb8<>+448(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z7, K4, Z7
+
+	// Sub-block by sub-block over the four pairs.
+	VPBROADCASTD 16(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+0(XP), Z0, Z8
+	VPMADDWD   Z10, Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+0), Z0, Z9
+	VPMADDWD   Z10, Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+0), Z0, Z29
+	VPMADDWD   Z10, Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+0), Z0, Z30
+	VPMADDWD   Z10, Z30, Z15
+	VPBROADCASTD 20(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+64(XP), Z1, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+64), Z1, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+64), Z1, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+64), Z1, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 24(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+128(XP), Z2, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+128), Z2, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+128), Z2, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+128), Z2, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 28(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+192(XP), Z3, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+192), Z3, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+192), Z3, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+192), Z3, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 32(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+256(XP), Z4, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+256), Z4, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+256), Z4, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+256), Z4, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 36(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+320(XP), Z5, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+320), Z5, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+320), Z5, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+320), Z5, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 40(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+384(XP), Z6, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+384), Z6, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+384), Z6, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+384), Z6, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+	VPBROADCASTD 44(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+448(XP), Z7, Z8
+	KQ_ACC_BW_Z(Z10, Z8, Z12)
+	VPMADDUBSW XC1(Q8KPair_Qs+448), Z7, Z9
+	KQ_ACC_BW_Z(Z10, Z9, Z13)
+	VPMADDUBSW XC2(Q8KPair_Qs+448), Z7, Z29
+	KQ_ACC_BW_Z(Z10, Z29, Z14)
+	VPMADDUBSW XC3(Q8KPair_Qs+448), Z7, Z30
+	KQ_ACC_BW_Z(Z10, Z30, Z15)
+
+	// Pair 0 (columns 0, 1): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  Q8KPair_BSums(XP), Z20, Z8
+	VCVTDQ2PS Z12, Z12
+	VCVTDQ2PS Z8, Z8
+	VMULPS    Q8KPair_D(XP), Z21, Z31
+	VMULPS    Z31, Z12, Z12
+	VMULPS    Q8KPair_D(XP), Z22, Z31
+	VMULPS    Z31, Z8, Z8
+	VADDPS    Z12, Z24, Z24
+	VADDPS    Z8, Z16, Z16
+
+	// Pair 1 (columns 2, 3): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC1(Q8KPair_BSums), Z20, Z9
+	VCVTDQ2PS Z13, Z13
+	VCVTDQ2PS Z9, Z9
+	VMULPS    XC1(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z13, Z13
+	VMULPS    XC1(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z9, Z9
+	VADDPS    Z13, Z25, Z25
+	VADDPS    Z9, Z17, Z17
+
+	// Pair 2 (columns 4, 5): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC2(Q8KPair_BSums), Z20, Z29
+	VCVTDQ2PS Z14, Z14
+	VCVTDQ2PS Z29, Z29
+	VMULPS    XC2(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z14, Z14
+	VMULPS    XC2(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z29, Z29
+	VADDPS    Z14, Z26, Z26
+	VADDPS    Z29, Z18, Z18
+
+	// Pair 3 (columns 6, 7): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC3(Q8KPair_BSums), Z20, Z30
+	VCVTDQ2PS Z15, Z15
+	VCVTDQ2PS Z30, Z30
+	VMULPS    XC3(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z15, Z15
+	VMULPS    XC3(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z30, Z30
+	VADDPS    Z15, Z27, Z27
+	VADDPS    Z30, Z19, Z19
+
+	ADDQ $blockQ5K__size, WP
+	ADDQ $Q8KPair__size, XP
+	DECQ N
+	JNZ  matMul8Q5KAVX512_block
+
+matMul8Q5KAVX512_rowend:
+	MOVQ ldd+8(FP), AX
+	SHLQ $2, AX
+	MOVQ DST, R10
+	VSHUFF64X2 $0x44, Z16, Z24, Z0
+	VSHUFF64X2 $0xEE, Z16, Z24, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z17, Z25, Z0
+	VSHUFF64X2 $0xEE, Z17, Z25, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z18, Z26, Z0
+	VSHUFF64X2 $0xEE, Z18, Z26, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z19, Z27, Z0
+	VSHUFF64X2 $0xEE, Z19, Z27, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	ADDQ $4, DST
+	DECQ ROWS
+	JNZ  matMul8Q5KAVX512_row
+
+matMul8Q5KAVX512_ret:
+	VZEROUPPER
+	RET
+
+// func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], column c) for r < rows and
+// c < 8, where xp holds the eight activation columns as four pairs in the
+// Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
+// + b·Q8KPair__size). One zmm register holds one sub-block of two columns,
+// so the int32 lanes need no folding, and one sub-block has one scale:
+// VPDPWSSD with the scale dword broadcast from the frame ({1to16}).
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
+//
+// Z0..Z7 the eight sub-blocks of the weight block (the same quants in both
+// halves), Z8, Z9, Z29, Z30 products of pairs 0..3, Z12..Z15 their int32
+// sums A, Z24..Z27 their acc and Z16..Z19 their accm ([column 2p | column
+// 2p+1] each), Z20 mins words, Z21 f16(d) x16, Z22 f16(dmin) x16, Z23 0x0F
+// bytes, Z10 scale bytes, then scale words, Z11 and Z31 scratch, Z28
+// dword 1s, then qh. The frame holds the scale qwords (0..15) and the eight scale
+// dwords sc(j) | sc(j)<<16 (16..47).
+TEXT ·MatMul8Q5KAVX512VNNI(SB), NOSPLIT, $48-48
+	MOVQ   dst+0(FP), DST
+	MOVQ   w+16(FP), WP
+	MOVQ   xp+24(FP), XROW
+	MOVQ   rows+32(FP), ROWS
+	MOVQ   nb+40(FP), NB
+	TESTQ  ROWS, ROWS
+	JZ     matMul8Q5KAVX512VNNI_ret
+	IMUL3Q $Q8KPair__size, NB, XS
+	LEAQ   (XS)(XS*2), XS3
+	VMOVDQU64 kqNib<>(SB), Z23
+	MOVL   $0xAA, AX
+	KMOVW  AX, K2
+
+matMul8Q5KAVX512VNNI_row:
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	MOVQ   XROW, XP
+	MOVQ   NB, N
+	TESTQ  N, N
+	JZ     matMul8Q5KAVX512VNNI_rowend
+
+	PCALIGN $32
+matMul8Q5KAVX512VNNI_block:
+	// Decode the weight block once for eight columns.
+	KQ_SCALES(WP, blockQ5K_scales, AX, R10, R11)
+	KQ_SBYTES_Z(Z10, Z11)
+	VPSHUFB      kqScD<>(SB), Y10, Y11
+	VMOVDQU      Y11, 16(SP)
+	VPSHUFB      kqMin2<>(SB), Z10, Z20
+	VPBROADCASTD blockQ5K_d(WP), X21
+	VCVTPH2PS    X21, X21
+	VPBROADCASTD kqDDM<>+32(SB), Z28
+	VPERMPS      Z21, Z28, Z22
+	VBROADCASTSS X21, Z21
+	VBROADCASTI64X4 blockQ5K_qh(WP), Z28
+	VBROADCASTI64X4 blockQ5K_qs+0(WP), Z11
+	VPANDD          Z23, Z11, Z0
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z1
+	VBROADCASTI64X4 blockQ5K_qs+32(WP), Z11
+	VPANDD          Z23, Z11, Z2
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z3
+	VBROADCASTI64X4 blockQ5K_qs+64(WP), Z11
+	VPANDD          Z23, Z11, Z4
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z5
+	VBROADCASTI64X4 blockQ5K_qs+96(WP), Z11
+	VPANDD          Z23, Z11, Z6
+	VPSRLW          $4, Z11, Z11
+	VPANDD          Z23, Z11, Z7
+	// Fifth bits: bit j of qh[l] adds 16 to value l of sub-block j.
+	VPTESTMB        kqHb8<>+0(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z0, K4, Z0
+	VPTESTMB        kqHb8<>+64(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z1, K4, Z1
+	VPTESTMB        kqHb8<>+128(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z2, K4, Z2
+	VPTESTMB        kqHb8<>+192(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z3, K4, Z3
+	VPTESTMB        kqHb8<>+256(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z4, K4, Z4
+	VPTESTMB        kqHb8<>+320(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z5, K4, Z5
+	VPTESTMB        kqHb8<>+384(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z6, K4, Z6
+	VPTESTMB        kqHb8<>+448(SB), Z28, K4
+	VPADDB          kq10<>(SB), Z7, K4, Z7
+
+	// Sub-block by sub-block over the four pairs.
+	VPBROADCASTD 16(SP), Z10
+	VPMADDUBSW Q8KPair_Qs+0(XP), Z0, Z8
+	VPMADDWD   Z10, Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+0), Z0, Z9
+	VPMADDWD   Z10, Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+0), Z0, Z29
+	VPMADDWD   Z10, Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+0), Z0, Z30
+	VPMADDWD   Z10, Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+64(XP), Z1, Z8
+	VPDPWSSD.BCST 20(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+64), Z1, Z9
+	VPDPWSSD.BCST 20(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+64), Z1, Z29
+	VPDPWSSD.BCST 20(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+64), Z1, Z30
+	VPDPWSSD.BCST 20(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+128(XP), Z2, Z8
+	VPDPWSSD.BCST 24(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+128), Z2, Z9
+	VPDPWSSD.BCST 24(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+128), Z2, Z29
+	VPDPWSSD.BCST 24(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+128), Z2, Z30
+	VPDPWSSD.BCST 24(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+192(XP), Z3, Z8
+	VPDPWSSD.BCST 28(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+192), Z3, Z9
+	VPDPWSSD.BCST 28(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+192), Z3, Z29
+	VPDPWSSD.BCST 28(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+192), Z3, Z30
+	VPDPWSSD.BCST 28(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+256(XP), Z4, Z8
+	VPDPWSSD.BCST 32(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+256), Z4, Z9
+	VPDPWSSD.BCST 32(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+256), Z4, Z29
+	VPDPWSSD.BCST 32(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+256), Z4, Z30
+	VPDPWSSD.BCST 32(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+320(XP), Z5, Z8
+	VPDPWSSD.BCST 36(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+320), Z5, Z9
+	VPDPWSSD.BCST 36(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+320), Z5, Z29
+	VPDPWSSD.BCST 36(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+320), Z5, Z30
+	VPDPWSSD.BCST 36(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+384(XP), Z6, Z8
+	VPDPWSSD.BCST 40(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+384), Z6, Z9
+	VPDPWSSD.BCST 40(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+384), Z6, Z29
+	VPDPWSSD.BCST 40(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+384), Z6, Z30
+	VPDPWSSD.BCST 40(SP), Z30, Z15
+	VPMADDUBSW Q8KPair_Qs+448(XP), Z7, Z8
+	VPDPWSSD.BCST 44(SP), Z8, Z12
+	VPMADDUBSW XC1(Q8KPair_Qs+448), Z7, Z9
+	VPDPWSSD.BCST 44(SP), Z9, Z13
+	VPMADDUBSW XC2(Q8KPair_Qs+448), Z7, Z29
+	VPDPWSSD.BCST 44(SP), Z29, Z14
+	VPMADDUBSW XC3(Q8KPair_Qs+448), Z7, Z30
+	VPDPWSSD.BCST 44(SP), Z30, Z15
+
+	// Pair 0 (columns 0, 1): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  Q8KPair_BSums(XP), Z20, Z8
+	VCVTDQ2PS Z12, Z12
+	VCVTDQ2PS Z8, Z8
+	VMULPS    Q8KPair_D(XP), Z21, Z31
+	VMULPS    Z31, Z12, Z12
+	VMULPS    Q8KPair_D(XP), Z22, Z31
+	VMULPS    Z31, Z8, Z8
+	VADDPS    Z12, Z24, Z24
+	VADDPS    Z8, Z16, Z16
+
+	// Pair 1 (columns 2, 3): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC1(Q8KPair_BSums), Z20, Z9
+	VCVTDQ2PS Z13, Z13
+	VCVTDQ2PS Z9, Z9
+	VMULPS    XC1(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z13, Z13
+	VMULPS    XC1(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z9, Z9
+	VADDPS    Z13, Z25, Z25
+	VADDPS    Z9, Z17, Z17
+
+	// Pair 2 (columns 4, 5): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC2(Q8KPair_BSums), Z20, Z29
+	VCVTDQ2PS Z14, Z14
+	VCVTDQ2PS Z29, Z29
+	VMULPS    XC2(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z14, Z14
+	VMULPS    XC2(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z29, Z29
+	VADDPS    Z14, Z26, Z26
+	VADDPS    Z29, Z18, Z18
+
+	// Pair 3 (columns 6, 7): M, then acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD  XC3(Q8KPair_BSums), Z20, Z30
+	VCVTDQ2PS Z15, Z15
+	VCVTDQ2PS Z30, Z30
+	VMULPS    XC3(Q8KPair_D), Z21, Z31
+	VMULPS    Z31, Z15, Z15
+	VMULPS    XC3(Q8KPair_D), Z22, Z31
+	VMULPS    Z31, Z30, Z30
+	VADDPS    Z15, Z27, Z27
+	VADDPS    Z30, Z19, Z19
+
+	ADDQ $blockQ5K__size, WP
+	ADDQ $Q8KPair__size, XP
+	DECQ N
+	JNZ  matMul8Q5KAVX512VNNI_block
+
+matMul8Q5KAVX512VNNI_rowend:
+	MOVQ ldd+8(FP), AX
+	SHLQ $2, AX
+	MOVQ DST, R10
+	VSHUFF64X2 $0x44, Z16, Z24, Z0
+	VSHUFF64X2 $0xEE, Z16, Z24, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z17, Z25, Z0
+	VSHUFF64X2 $0xEE, Z17, Z25, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z18, Z26, Z0
+	VSHUFF64X2 $0xEE, Z18, Z26, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	VSHUFF64X2 $0x44, Z19, Z27, Z0
+	VSHUFF64X2 $0xEE, Z19, Z27, Z1
+	KQ_HSUM_Z(Z0, Z9, X0, X9)
+	KQ_HSUM_Z(Z1, Z9, X1, X9)
+	VMOVSS     X0, (R10)
+	ADDQ       AX, R10
+	VMOVSS     X1, (R10)
+	ADDQ       AX, R10
+	ADDQ $4, DST
+	DECQ ROWS
+	JNZ  matMul8Q5KAVX512VNNI_row
+
+matMul8Q5KAVX512VNNI_ret:
+	VZEROUPPER
+	RET
+
 // ------------------------------------------------------------------ ymm
 // The ymm kernels (AVX2, F16C [, AVX-VNNI]) keep Y15 = 0x0F bytes and Y14 =
 // the scale bytes of the current block. AVX-VNNI's VPDPWSSD exists in the Go
