@@ -23,12 +23,13 @@
 #define Q R7 // quant cursor within the block
 
 // func DequantQ8_0NEON(dst *float32, src unsafe.Pointer, nb int)
+// Requires: ASIMD
 TEXT ·DequantQ8_0NEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), DST
 	MOVD src+8(FP), SRC
 	MOVD nb+16(FP), N
 	CBZ  N, DequantQ8_0NEON_done
-	PCALIGN $16
+	PCALIGN $32
 DequantQ8_0NEON_block:
 	MOVHU blockQ8_0_d(SRC), R3
 	FMOVS R3, F24
@@ -75,13 +76,14 @@ DequantQ8_0NEON_done:
 // V30, V31 d·sc_0..3, d·sc_4..7;  V14, V15 dmin·m_0..3, dmin·m_4..7;
 // V0, V1 high nibbles;  V2, V3 low nibbles;  V12 dmin·m_j in every lane;
 // V8..V11 16 outputs;  V4, V5 temporaries
+// Requires: ASIMD
 TEXT ·DequantQ4KNEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), DST
 	MOVD src+8(FP), SRC
 	MOVD nb+16(FP), N
 	VMOVI $15, V20.B16
 	CBZ  N, DequantQ4KNEON_done
-	PCALIGN $16
+	PCALIGN $32
 DequantQ4KNEON_block:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ4K_scales(SRC), R9 // u0: sc0..3 | hi bits of sc4..7
@@ -470,6 +472,7 @@ DequantQ4KNEON_done:
 // V30, V31 d·sc_0..3, d·sc_4..7;  V14, V15 dmin·m_0..3, dmin·m_4..7;
 // V0, V1 high nibbles;  V2, V3 low nibbles;  V12 dmin·m_j in every lane;
 // V8..V11 16 outputs;  V4, V5 temporaries;  V27, V28 qh >> 2c
+// Requires: ASIMD
 TEXT ·DequantQ5KNEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), DST
 	MOVD src+8(FP), SRC
@@ -477,7 +480,7 @@ TEXT ·DequantQ5KNEON(SB), NOSPLIT, $0-24
 	VMOVI $15, V20.B16
 	VMOVI $16, V23.B16
 	CBZ  N, DequantQ5KNEON_done
-	PCALIGN $16
+	PCALIGN $32
 DequantQ5KNEON_block:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ5K_scales(SRC), R9 // u0: sc0..3 | hi bits of sc4..7
@@ -921,6 +924,7 @@ DequantQ5KNEON_done:
 // func DequantQ6KNEON(dst *float32, src unsafe.Pointer, nb int)
 // V28..V31 d·sc_0..15 (four a register);  V0..V3 ql, V4, V5 qh of a half;
 // V6, V7 q of a 32-value group;  V8..V11 16 outputs;  V12, V13 temporaries
+// Requires: ASIMD
 TEXT ·DequantQ6KNEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), DST
 	MOVD src+8(FP), SRC
@@ -929,7 +933,7 @@ TEXT ·DequantQ6KNEON(SB), NOSPLIT, $0-24
 	VMOVI $48, V23.B16
 	VMOVI $32, V24.B16
 	CBZ  N, DequantQ6KNEON_done
-	PCALIGN $16
+	PCALIGN $32
 DequantQ6KNEON_block:
 	MOVHU blockQ6K_d(SRC), R3
 	FMOVS R3, F25

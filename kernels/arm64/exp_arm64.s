@@ -33,6 +33,7 @@
 // V16 log2e, V17 0.5, V18 ln2Hi, V19 ln2Lo, V20..V25 c0..c5, V26 1.0,
 // V27 maxArg, V28 minArg, V29 +Inf, V30 int32 −126, V31 int32 127.
 
+// Requires: ASIMD
 TEXT ·ExpSumNEON(SB), NOSPLIT, $0-60
 	MOVD dst_base+0(FP), DST
 	MOVD x_base+24(FP), X
@@ -77,7 +78,7 @@ TEXT ·ExpSumNEON(SB), NOSPLIT, $0-60
 	VEOR V8.B16, V8.B16, V8.B16
 	VEOR V13.B16, V13.B16, V13.B16
 	CBZ  N, ExpSumNEON_done
-	PCALIGN $16
+	PCALIGN $32
 ExpSumNEON_loop:
 	VLD1.P 16(X), [V0.S4]
 	FSUB4S(14, 0, 0) // fsub v0.4s, v0.4s, v14.4s // x = v − sub

@@ -16,6 +16,7 @@
 // 16 lanes a step in four 4-lane FMA accumulators, then 4 lanes, then a
 // scalar FMA tail; the accumulators are combined as (V0+V1)+(V2+V3) and
 // reduced as ((l0+l2)+(l1+l3)), and the tail sum is added last.
+// Requires: ASIMD
 TEXT ·DotF32NEON(SB), NOSPLIT, $0-52
 	MOVD a_base+0(FP), R0
 	MOVD a_len+8(FP), R2
@@ -27,7 +28,7 @@ TEXT ·DotF32NEON(SB), NOSPLIT, $0-52
 	FMOVS ZR, F4 // the scalar tail's sum
 	CMP  $16, R2
 	BLT  DotF32NEON_four
-	PCALIGN $16
+	PCALIGN $32
 DotF32NEON_sixteen:
 	VLD1.P 64(R0), [V16.S4, V17.S4, V18.S4, V19.S4]
 	VLD1.P 64(R1), [V20.S4, V21.S4, V22.S4, V23.S4]
@@ -66,6 +67,7 @@ DotF32NEON_reduce:
 
 // func AxpyNEON(alpha float32, x, y []float32)
 // y[i] = fma(alpha, x[i], y[i]) for i < len(x).
+// Requires: ASIMD
 TEXT ·AxpyNEON(SB), NOSPLIT, $0-56
 	FMOVS alpha+0(FP), F0
 	MOVD x_base+8(FP), R0
@@ -74,7 +76,7 @@ TEXT ·AxpyNEON(SB), NOSPLIT, $0-56
 	VDUP V0.S[0], V0.S4
 	CMP  $16, R2
 	BLT  AxpyNEON_four
-	PCALIGN $16
+	PCALIGN $32
 AxpyNEON_sixteen:
 	VLD1.P 64(R0), [V16.S4, V17.S4, V18.S4, V19.S4]
 	VLD1 (R1), [V20.S4, V21.S4, V22.S4, V23.S4]
@@ -108,13 +110,14 @@ AxpyNEON_done:
 
 // func ScaleNEON(alpha float32, x []float32)
 // x[i] *= alpha: one rounding per element, as the twin.
+// Requires: ASIMD
 TEXT ·ScaleNEON(SB), NOSPLIT, $0-32
 	FMOVS alpha+0(FP), F0
 	MOVD x_base+8(FP), R0
 	MOVD x_len+16(FP), R2
 	CMP  $16, R2
 	BLT  ScaleNEON_four
-	PCALIGN $16
+	PCALIGN $32
 ScaleNEON_sixteen:
 	VLD1 (R0), [V16.S4, V17.S4, V18.S4, V19.S4]
 	FMUL4SE(0, 0, 16, 16) // fmul v16.4s, v16.4s, v0.s[0]
@@ -145,6 +148,7 @@ ScaleNEON_done:
 
 // func MaxNEON(x []float32) float32
 // The largest element (−Inf for none); x holds no NaN.
+// Requires: ASIMD
 TEXT ·MaxNEON(SB), NOSPLIT, $0-28
 	MOVD x_base+0(FP), R0
 	MOVD x_len+8(FP), R2
@@ -155,7 +159,7 @@ TEXT ·MaxNEON(SB), NOSPLIT, $0-28
 	VDUP R3, V3.S4
 	CMP  $16, R2
 	BLT  MaxNEON_four
-	PCALIGN $16
+	PCALIGN $32
 MaxNEON_sixteen:
 	VLD1.P 64(R0), [V16.S4, V17.S4, V18.S4, V19.S4]
 	FMAX4S(16, 0, 0) // fmax v0.4s, v0.4s, v16.4s

@@ -4,7 +4,7 @@
 #include "go_asm.h"
 #include "asimd_arm64.h"
 
-// Q4K · Q8_K dot products, whole rows per call:
+// Q4_K · Q8_K dot products, whole rows per call:
 //
 //	func DotQ4KSDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //	func DotQ4KNEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
@@ -51,6 +51,7 @@
 // V24, V25 dd, dm (lane 0);  V26 D (lane 0)
 
 // func DotQ4KSDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD, FEAT_DotProd
 TEXT ·DotQ4KSDOT(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -69,7 +70,7 @@ DotQ4KSDOT_row:
 	MOVD NB, N
 	CBZ  N, DotQ4KSDOT_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ4KSDOT_blocks:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ4K_scales(W), R9 // u0: sc0..3 | hi bits of sc4..7
@@ -235,6 +236,7 @@ DotQ4KSDOT_done:
 	RET
 
 // func DotQ4KNEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD
 TEXT ·DotQ4KNEON(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -253,7 +255,7 @@ DotQ4KNEON_row:
 	MOVD NB, N
 	CBZ  N, DotQ4KNEON_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ4KNEON_blocks:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ4K_scales(W), R9 // u0: sc0..3 | hi bits of sc4..7

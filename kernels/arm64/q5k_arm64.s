@@ -4,7 +4,7 @@
 #include "go_asm.h"
 #include "asimd_arm64.h"
 
-// Q5K · Q8_K dot products, whole rows per call:
+// Q5_K · Q8_K dot products, whole rows per call:
 //
 //	func DotQ5KSDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //	func DotQ5KNEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
@@ -53,6 +53,7 @@
 //          right by 2 after each chunk
 
 // func DotQ5KSDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD, FEAT_DotProd
 TEXT ·DotQ5KSDOT(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -72,7 +73,7 @@ DotQ5KSDOT_row:
 	MOVD NB, N
 	CBZ  N, DotQ5KSDOT_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ5KSDOT_blocks:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ5K_scales(W), R9 // u0: sc0..3 | hi bits of sc4..7
@@ -298,6 +299,7 @@ DotQ5KSDOT_done:
 	RET
 
 // func DotQ5KNEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD
 TEXT ·DotQ5KNEON(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -317,7 +319,7 @@ DotQ5KNEON_row:
 	MOVD NB, N
 	CBZ  N, DotQ5KNEON_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ5KNEON_blocks:
 	// the 6-bit scales and mins (layout: quant.KScaleMin) as int32 lanes
 	MOVWU blockQ5K_scales(W), R9 // u0: sc0..3 | hi bits of sc4..7

@@ -46,6 +46,7 @@
 // V28..V31 the 16 scales as int32, four a register
 
 // func DotQ6KSDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD, FEAT_DotProd
 TEXT ·DotQ6KSDOT(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -64,7 +65,7 @@ DotQ6KSDOT_row:
 	MOVD NB, N
 	CBZ  N, DotQ6KSDOT_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ6KSDOT_blocks:
 	// the 16 signed scales as int32: V28 sc0..3, V29 sc4..7, V30 sc8..11, V31 sc12..15
 	ADD   $blockQ6K_scales, W, R9
@@ -259,6 +260,7 @@ DotQ6KSDOT_done:
 	RET
 
 // func DotQ6KNEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD
 TEXT ·DotQ6KNEON(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -277,7 +279,7 @@ DotQ6KNEON_row:
 	MOVD NB, N
 	CBZ  N, DotQ6KNEON_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ6KNEON_blocks:
 	// the 16 signed scales as int32: V28 sc0..3, V29 sc4..7, V30 sc8..11, V31 sc12..15
 	ADD   $blockQ6K_scales, W, R9

@@ -42,6 +42,7 @@
 // V16..V23 acc_0 lo, acc_0 hi, acc_1 lo, acc_1 hi, ..., acc_3 hi
 
 // func DotQ8_0SDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD, FEAT_DotProd
 TEXT ·DotQ8_0SDOT(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -63,7 +64,7 @@ DotQ8_0SDOT_row:
 	MOVD NB, N
 	CBZ  N, DotQ8_0SDOT_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ8_0SDOT_blocks:
 	// block b ≡ 0 (mod 4): set 0
 	MOVHU blockQ8_0_d(W), R7
@@ -194,6 +195,7 @@ DotQ8_0SDOT_done:
 	RET
 
 // func DotQ8_0NEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// Requires: ASIMD
 TEXT ·DotQ8_0NEON(SB), NOSPLIT, $0-40
 	MOVD dst+0(FP), DST
 	MOVD w+8(FP), W
@@ -215,7 +217,7 @@ DotQ8_0NEON_row:
 	MOVD NB, N
 	CBZ  N, DotQ8_0NEON_reduce
 
-	PCALIGN $16
+	PCALIGN $32
 DotQ8_0NEON_blocks:
 	// block b ≡ 0 (mod 4): set 0
 	MOVHU blockQ8_0_d(W), R7

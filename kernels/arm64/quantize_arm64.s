@@ -15,6 +15,7 @@
 // or 1/d overflows: then every x·id is ±Inf or NaN, which the twin's
 // roundInt8 maps to 0, as x·0 gives), D = fp16(d) (fcvt: ties to even),
 // qs = fcvtas(x·id): roundf's ties away from zero, exact for |x·id| ≤ 127.
+// Requires: ASIMD
 TEXT ·QuantizeQ8_0NEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), R0
 	MOVD src+8(FP), R1
@@ -25,7 +26,7 @@ TEXT ·QuantizeQ8_0NEON(SB), NOSPLIT, $0-24
 	MOVW $0x7f800000, R3 // +Inf
 	FMOVS R3, F31
 	CBZ  R2, QuantizeQ8_0NEON_done
-	PCALIGN $16
+	PCALIGN $32
 QuantizeQ8_0NEON_block:
 	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
 	VLD1.P 64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
@@ -92,6 +93,7 @@ QuantizeQ8_0NEON_done:
 // twin's min(127, ·) never bites), bsums the int16 sums of 16 quants, and
 // d = 1/iscale. Where iscale overflows (a subnormal max) the twin's
 // nearest_int of ±Inf and NaN makes every quant 0, as iscale = 0 does here.
+// Requires: ASIMD
 TEXT ·QuantizeQ8KNEON(SB), NOSPLIT, $0-24
 	MOVD dst+0(FP), R0
 	MOVD src+8(FP), R1
@@ -111,7 +113,7 @@ QuantizeQ8KNEON_block:
 	VEOR V19.B16, V19.B16, V19.B16
 	MOVD R1, R9
 	MOVD $16, R10
-	PCALIGN $16
+	PCALIGN $32
 QuantizeQ8KNEON_amax:
 	VLD1.P 64(R9), [V0.S4, V1.S4, V2.S4, V3.S4]
 	FABS4S(0, 0) // fabs v0.4s, v0.4s
@@ -148,7 +150,7 @@ QuantizeQ8KNEON_scaled:
 	ADD  $blockQ8K_qs, R0, R10
 	ADD  $blockQ8K_bsums, R0, R11
 	MOVD $16, R12
-	PCALIGN $16
+	PCALIGN $32
 QuantizeQ8KNEON_quant:
 	VLD1.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
 	FMUL4SE(20, 0, 0, 0) // fmul v0.4s, v0.4s, v20.s[0]
