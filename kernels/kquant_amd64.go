@@ -14,35 +14,60 @@ import (
 // The Q4_K and Q5_K assembly kernels of kernels/amd64 as Ops of the amd64
 // variants. Each variant has a multi-row matrix-vector kernel (also used for
 // a single dot) and a matrix-matrix tile of one weight row by four activation
-// columns; the zmm variants also have a tile of one row by eight columns
-// that reads the columns in pairs (amd64.Q8KPair). kqMatMul tiles a product
+// columns; the zmm variants also have a two-row matrix-vector kernel and a
+// tile of one row by eight columns that reads the columns in pairs
+// (amd64.Q8KPair). kqMatMul tiles a product
 // with them. All of them return the bits of dotQ4KGeneric / dotQ5KGeneric
 // for every element.
 
-// kqKernels is one variant's Q4_K or Q5_K kernels; matMul8 may be nil.
+// kqKernels is one variant's Q4_K or Q5_K kernels; matVec2 and matMul8 may
+// be nil.
 type kqKernels struct {
+	wsize   uintptr // bytes per weight block
 	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	matVec2 func(dst *float32, w, x unsafe.Pointer, rows, nb int) // rows even
 	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 	matMul8 func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 }
 
+const (
+	kqQ4Size = unsafe.Sizeof(quant.BlockQ4K{})
+	kqQ5Size = unsafe.Sizeof(quant.BlockQ5K{})
+)
+
 var kqVariants = map[string]struct{ q4, q5 kqKernels }{
 	"avx2": {
-		kqKernels{amd64.MatVecQ4KAVX2, amd64.MatMul4Q4KAVX2, nil},
-		kqKernels{amd64.MatVecQ5KAVX2, amd64.MatMul4Q5KAVX2, nil},
+		kqKernels{wsize: kqQ4Size, matVec: amd64.MatVecQ4KAVX2, matMul4: amd64.MatMul4Q4KAVX2},
+		kqKernels{wsize: kqQ5Size, matVec: amd64.MatVecQ5KAVX2, matMul4: amd64.MatMul4Q5KAVX2},
 	},
 	"avxvnni": {
-		kqKernels{amd64.MatVecQ4KAVXVNNI, amd64.MatMul4Q4KAVXVNNI, nil},
-		kqKernels{amd64.MatVecQ5KAVXVNNI, amd64.MatMul4Q5KAVXVNNI, nil},
+		kqKernels{wsize: kqQ4Size, matVec: amd64.MatVecQ4KAVXVNNI, matMul4: amd64.MatMul4Q4KAVXVNNI},
+		kqKernels{wsize: kqQ5Size, matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI},
 	},
 	"avx512": {
-		kqKernels{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
-		kqKernels{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
+		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512, amd64.MatVec2Q4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
+		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512, amd64.MatVec2Q5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
 	},
 	"avx512vnni": {
-		kqKernels{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
-		kqKernels{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
+		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512VNNI, amd64.MatVec2Q4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
+		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512VNNI, amd64.MatVec2Q5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
 	},
+}
+
+// rows runs the matrix-vector kernels on rows weight rows: pairs of rows
+// through matVec2 where the variant has it, the rest through matVec.
+func (k *kqKernels) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
+	if k.matVec2 != nil && rows >= 2 {
+		even := rows &^ 1
+		k.matVec2(dst, w, x, even, nb)
+		if even == rows {
+			return
+		}
+		dst = (*float32)(unsafe.Add(unsafe.Pointer(dst), 4*even))
+		w = unsafe.Add(w, uintptr(even*nb)*k.wsize)
+		rows -= even
+	}
+	k.matVec(dst, w, x, rows, nb)
 }
 
 var _ = addAMD64(func(variant string, o *Ops) {
@@ -51,13 +76,13 @@ var _ = addAMD64(func(variant string, o *Ops) {
 		return
 	}
 	o.DotQ4K, o.DotQ5K = kqDotQ4K[variant], kqDotQ5K[variant]
-	o.MatVecQ4K = func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K) { kqMatVec(k.q4, dst, w, x) }
-	o.MatVecQ5K = func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K) { kqMatVec(k.q5, dst, w, x) }
+	o.MatVecQ4K = func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K) { kqMatVec(&k.q4, dst, w, x) }
+	o.MatVecQ5K = func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K) { kqMatVec(&k.q5, dst, w, x) }
 	o.MatMulQ4K = func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int) {
-		kqMatMul(k.q4, dst, ldd, w, x, cols)
+		kqMatMul(&k.q4, dst, ldd, w, x, cols)
 	}
 	o.MatMulQ5K = func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int) {
-		kqMatMul(k.q5, dst, ldd, w, x, cols)
+		kqMatMul(&k.q5, dst, ldd, w, x, cols)
 	}
 })
 
@@ -119,14 +144,14 @@ func kqDotArgs[W any](w []W, x []quant.BlockQ8K) (wp, xp unsafe.Pointer, nb int)
 }
 
 // kqMatVec sets dst[r] to the dot of weight row r with x, for r < len(dst).
-func kqMatVec[W any](k kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
+func kqMatVec[W any](k *kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
 	if len(w) != len(dst)*len(x) {
 		panic(fmt.Sprintf("kernels: matvec of %d weight blocks with %d rows of %d blocks", len(w), len(dst), len(x)))
 	}
 	if len(dst) == 0 {
 		return
 	}
-	k.matVec(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
+	k.rows(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
 }
 
 // kqPanelBytes bounds the weights one pass over the activation columns
@@ -138,7 +163,7 @@ var kqPanelBytes = 512 << 10
 // panel every group of eight columns runs the MatMul8 tile (on columns
 // packed in pairs once per call), a group of four the MatMul4 tile, and the
 // last cols mod 4 columns the matrix-vector kernel.
-func kqMatMul[W any](k kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
+func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
 	if cols <= 0 {
 		return
 	}
@@ -175,7 +200,7 @@ func kqMatMul[W any](k kqKernels, dst []float32, ldd int, w []W, x []quant.Block
 			k.matMul4(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 		for ; c < cols; c++ {
-			k.matVec(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+			k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 	}
 }

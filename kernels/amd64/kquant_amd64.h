@@ -15,19 +15,21 @@
 // register (16 bytes: sc(j) at byte j<4 ? j : j+4, m(j) at j<4 ? j+4 : j+8).
 // VPSHUFB with the kqSc*/kqMin tables then widens them to int16 words.
 
-// KQ_SCALES(b, off, g0, g1, g2): b+off points at the 12 scale bytes; writes
-// lo to 0(SP) and hi to 8(SP) (the routines' 16-byte frame). g0..g2 are
-// scratch GPRs. Scalar code, so that the vector ports stay free:
+// KQ_SCALES(b, off, g0, g1, g2) and KQ_SCALES_TO(b, off, g0, g1, g2, lo,
+// hi): b+off points at the 12 scale bytes; writes lo and hi to the frame at
+// 0(SP) and 8(SP) (KQ_SCALES, the routines' 16-byte frame) or to the given
+// addresses. g0..g2 are scratch GPRs. Scalar code, so that the vector ports
+// stay free:
 //
 //	lo = s[0:8] & 0x3f..                  (u0, u1: sc0..3 and m0..3)
 //	hi = ((u2 | (u2>>4)<<32) & 0x0f..)    (low 4 bits of sc4..7, m4..7)
 //	   | ((s[0:8] >> 2) & 0x30..)         (bits 4..5: the tops of u0, u1)
-#define KQ_SCALES(b, off, g0, g1, g2) \
+#define KQ_SCALES_TO(b, off, g0, g1, g2, lo, hi) \
 	MOVQ off(b), g0         \
 	MOVL off+8(b), g1       \
 	MOVQ g0, g2             \
 	ANDQ kqM3F<>(SB), g2    \
-	MOVQ g2, 0(SP)          \
+	MOVQ g2, lo             \
 	SHRQ $2, g0             \
 	ANDQ kqM30<>(SB), g0    \
 	MOVL g1, g2             \
@@ -36,7 +38,9 @@
 	ORQ  g2, g1             \
 	ANDQ kqNib<>(SB), g1    \
 	ORQ  g0, g1             \
-	MOVQ g1, 8(SP)
+	MOVQ g1, hi
+
+#define KQ_SCALES(b, off, g0, g1, g2) KQ_SCALES_TO(b, off, g0, g1, g2, 0(SP), 8(SP))
 
 // KQ_PREFETCH(p, size): prefetch the weight block 16 blocks ahead of p
 // (blocks of size bytes, at most 192). The matrix-vector kernels stream
@@ -47,6 +51,17 @@
 	PREFETCHT0 (16*size)(p)     \
 	PREFETCHT0 (16*size+64)(p)  \
 	PREFETCHT0 (16*size+128)(p)
+
+// KQ_PREFETCH2(p, stride): the same for the two-row kernels, which read two
+// streams a row apart: prefetch the blocks of the next two rows (p points
+// into the second row of the current pair).
+#define KQ_PREFETCH2(p, stride) \
+	PREFETCHT0 (p)(stride*1)    \
+	PREFETCHT0 64(p)(stride*1)  \
+	PREFETCHT0 128(p)(stride*1) \
+	PREFETCHT0 (p)(stride*2)    \
+	PREFETCHT0 64(p)(stride*2)  \
+	PREFETCHT0 128(p)(stride*2)
 
 // KQ_SBYTES_Z(s, t) and KQ_SBYTES_Y(s, t) load lo, hi from the frame into
 // every 128-bit lane of s (t is clobbered). K2 must hold 0xAA.
@@ -371,3 +386,93 @@ DATA kqHb8<>+488(SB)/8, $0x8080808080808080
 DATA kqHb8<>+496(SB)/8, $0x8080808080808080
 DATA kqHb8<>+504(SB)/8, $0x8080808080808080
 GLOBL kqHb8<>(SB), RODATA|NOPTR, $512
+
+// kqScP: VPSHUFB controls of the two-row MatVec2 kernels, 64 bytes per
+// sub-block j: sc(j) in every word (of the row whose scale bytes the 128-bit
+// lane holds).
+DATA kqScP<>+0(SB)/8, $0x8000800080008000
+DATA kqScP<>+8(SB)/8, $0x8000800080008000
+DATA kqScP<>+16(SB)/8, $0x8000800080008000
+DATA kqScP<>+24(SB)/8, $0x8000800080008000
+DATA kqScP<>+32(SB)/8, $0x8000800080008000
+DATA kqScP<>+40(SB)/8, $0x8000800080008000
+DATA kqScP<>+48(SB)/8, $0x8000800080008000
+DATA kqScP<>+56(SB)/8, $0x8000800080008000
+DATA kqScP<>+64(SB)/8, $0x8001800180018001
+DATA kqScP<>+72(SB)/8, $0x8001800180018001
+DATA kqScP<>+80(SB)/8, $0x8001800180018001
+DATA kqScP<>+88(SB)/8, $0x8001800180018001
+DATA kqScP<>+96(SB)/8, $0x8001800180018001
+DATA kqScP<>+104(SB)/8, $0x8001800180018001
+DATA kqScP<>+112(SB)/8, $0x8001800180018001
+DATA kqScP<>+120(SB)/8, $0x8001800180018001
+DATA kqScP<>+128(SB)/8, $0x8002800280028002
+DATA kqScP<>+136(SB)/8, $0x8002800280028002
+DATA kqScP<>+144(SB)/8, $0x8002800280028002
+DATA kqScP<>+152(SB)/8, $0x8002800280028002
+DATA kqScP<>+160(SB)/8, $0x8002800280028002
+DATA kqScP<>+168(SB)/8, $0x8002800280028002
+DATA kqScP<>+176(SB)/8, $0x8002800280028002
+DATA kqScP<>+184(SB)/8, $0x8002800280028002
+DATA kqScP<>+192(SB)/8, $0x8003800380038003
+DATA kqScP<>+200(SB)/8, $0x8003800380038003
+DATA kqScP<>+208(SB)/8, $0x8003800380038003
+DATA kqScP<>+216(SB)/8, $0x8003800380038003
+DATA kqScP<>+224(SB)/8, $0x8003800380038003
+DATA kqScP<>+232(SB)/8, $0x8003800380038003
+DATA kqScP<>+240(SB)/8, $0x8003800380038003
+DATA kqScP<>+248(SB)/8, $0x8003800380038003
+DATA kqScP<>+256(SB)/8, $0x8008800880088008
+DATA kqScP<>+264(SB)/8, $0x8008800880088008
+DATA kqScP<>+272(SB)/8, $0x8008800880088008
+DATA kqScP<>+280(SB)/8, $0x8008800880088008
+DATA kqScP<>+288(SB)/8, $0x8008800880088008
+DATA kqScP<>+296(SB)/8, $0x8008800880088008
+DATA kqScP<>+304(SB)/8, $0x8008800880088008
+DATA kqScP<>+312(SB)/8, $0x8008800880088008
+DATA kqScP<>+320(SB)/8, $0x8009800980098009
+DATA kqScP<>+328(SB)/8, $0x8009800980098009
+DATA kqScP<>+336(SB)/8, $0x8009800980098009
+DATA kqScP<>+344(SB)/8, $0x8009800980098009
+DATA kqScP<>+352(SB)/8, $0x8009800980098009
+DATA kqScP<>+360(SB)/8, $0x8009800980098009
+DATA kqScP<>+368(SB)/8, $0x8009800980098009
+DATA kqScP<>+376(SB)/8, $0x8009800980098009
+DATA kqScP<>+384(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+392(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+400(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+408(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+416(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+424(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+432(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+440(SB)/8, $0x800a800a800a800a
+DATA kqScP<>+448(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+456(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+464(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+472(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+480(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+488(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+496(SB)/8, $0x800b800b800b800b
+DATA kqScP<>+504(SB)/8, $0x800b800b800b800b
+GLOBL kqScP<>(SB), RODATA|NOPTR, $512
+
+// kqDD2, kqDM2: VPERMPS indices of the MatVec2 kernels: from [d, dmin, d', dmin']
+// to [d x8 | d' x8] and [dmin x8 | dmin' x8].
+DATA kqDD2<>+0(SB)/8, $0x0000000000000000
+DATA kqDD2<>+8(SB)/8, $0x0000000000000000
+DATA kqDD2<>+16(SB)/8, $0x0000000000000000
+DATA kqDD2<>+24(SB)/8, $0x0000000000000000
+DATA kqDD2<>+32(SB)/8, $0x0000000200000002
+DATA kqDD2<>+40(SB)/8, $0x0000000200000002
+DATA kqDD2<>+48(SB)/8, $0x0000000200000002
+DATA kqDD2<>+56(SB)/8, $0x0000000200000002
+GLOBL kqDD2<>(SB), RODATA|NOPTR, $64
+DATA kqDM2<>+0(SB)/8, $0x0000000100000001
+DATA kqDM2<>+8(SB)/8, $0x0000000100000001
+DATA kqDM2<>+16(SB)/8, $0x0000000100000001
+DATA kqDM2<>+24(SB)/8, $0x0000000100000001
+DATA kqDM2<>+32(SB)/8, $0x0000000300000003
+DATA kqDM2<>+40(SB)/8, $0x0000000300000003
+DATA kqDM2<>+48(SB)/8, $0x0000000300000003
+DATA kqDM2<>+56(SB)/8, $0x0000000300000003
+GLOBL kqDM2<>(SB), RODATA|NOPTR, $64

@@ -1,8 +1,9 @@
 //go:build !purego
 
 // Q4_K · Q8_K kernels: matrix-vector (MatVecQ4K*, also used for a single dot)
-// and a matrix-matrix tile of one weight row by four activation columns
-// (MatMul4Q4K*), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// and matrix-matrix tiles of one weight row by four activation columns
+// (MatMul4Q4K*) for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI, and by eight
+// columns packed in pairs (MatMul8Q4K*, Q8KPair) for AVX-512 [VNNI].
 //
 // Every routine mirrors dotQ4KGeneric in package kernels and returns its
 // bits: the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -20,14 +21,15 @@
 //
 // The ymm kernels (AVX2, AVX-VNNI) handle one 32-value sub-block per
 // register, so int32 lane l of a product is lane l of the contract. The zmm
-// kernels handle a 64-value chunk per register (see KQ_NIBBLES_Z) and add the
-// two 256-bit halves in int32 before converting. !!! Deviation from the Go
-// twin: the integer sums are associated differently (exact, so the bits are
-// the same).
+// MatVec and MatMul4 kernels handle a 64-value chunk per register (see
+// KQ_NIBBLES_Z) and add the two 256-bit halves in int32 before converting;
+// the MatMul8 kernels hold one sub-block of two columns per register. !!!
+// Deviation from the Go twin: the integer sums are associated differently
+// (exact, so the bits are the same).
 //
 // Frames: 16 bytes at 0(SP) hold the unpacked scale bytes of the current
 // block (KQ_SCALES); the ymm MatMul4 kernels keep their float accumulators
-// above them.
+// above them, the MatMul8 kernels the eight scale dwords.
 
 #include "go_asm.h"
 #include "textflag.h"
@@ -41,17 +43,18 @@
 #define ROWS  R8  // rows left
 #define NB    R9  // blocks per row
 #define N     CX  // blocks left in the row
-#define XS    R13 // MatMul4: bytes from one activation column to the next
-#define XS3   R12 // MatMul4: 3·XS
+#define XS    R13 // MatMul: bytes from one activation column (pair) to the next
+#define XS3   R12 // MatMul: 3·XS
 // AX, R10, R11: scratch for KQ_SCALES.
 
-// Activation addresses of columns 1..3 in the MatMul4 kernels.
+// Activation addresses of columns (MatMul8: column pairs) 1..3.
 #define XC1(off) off(XP)(XS*1)
 #define XC2(off) off(XP)(XS*2)
 #define XC3(off) off(XP)(XS3*1)
 
 // ------------------------------------------------------------------ zmm
-// Registers of the zmm kernels (AVX512F, AVX512BW, AVX512VL [, AVX512VNNI]):
+// Registers of the zmm MatVec and MatMul4 kernels (AVX512F, AVX512BW,
+// AVX512VL [, AVX512VNNI]; MatMul8 lists its own):
 //	Z16 = 0x0F bytes, Z17..Z20 = kqScZ controls of chunks 0..3,
 //	Z21 = kqMin control, Z22 = kqDDM indices,
 //	K1 = 0xFFFF0000 (high 16 words), K2 = 0xAA (odd qwords), K3 = 0x00FF.
@@ -207,6 +210,324 @@ matVecQ4KAVX512VNNI_rowend:
 matVecQ4KAVX512VNNI_ret:
 	VZEROUPPER
 	RET
+
+#define W1      R12 // MatVec2: current weight block of row r+1
+#define WSTRIDE R13 // MatVec2: bytes per weight row
+
+// func MatVec2Q4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows; rows is even.
+// Two rows at a time: a register holds one sub-block of both rows (row r in
+// the low half, row r+1 in the high half), so the int32 lanes need no
+// folding and the mins, d and dmin of the two rows are handled together.
+// Requires: AVX512F, AVX512BW, AVX512VL, F16C
+//
+// Z0, Z1 sub-blocks 2c, 2c+1 → products, Z2, Z3 activations → scale words,
+// Z4, Z9 int32 sums A (low, high sub-blocks), Z5 scale bytes (row r in
+// 128-bit lanes 0..1, row r+1 in 2..3), Z7 M, Z8 bsums, Z10, Z11 dd, dm,
+// Z13 acc and Z14 accm ([row r | row r+1] each); Z16 = 0x0F bytes,
+// Z21 = kqMin2 control, Z22, Z23 = kqDD2, kqDM2 indices. The frame holds
+// the scale qwords of row r (0..15) and row r+1 (16..31).
+TEXT ·MatVec2Q4KAVX512(SB), NOSPLIT, $32-40
+	MOVQ      dst+0(FP), DST
+	MOVQ      w+8(FP), WP
+	MOVQ      x+16(FP), XROW
+	MOVQ      rows+24(FP), ROWS
+	MOVQ      nb+32(FP), NB
+	SHRQ      $1, ROWS
+	JZ        matVec2Q4KAVX512_ret
+	IMUL3Q    $blockQ4K__size, NB, WSTRIDE
+	VMOVDQU64 kqNib<>(SB), Z16
+	VMOVDQU64 kqMin2<>(SB), Z21
+	VMOVDQU64 kqDD2<>(SB), Z22
+	VMOVDQU64 kqDM2<>(SB), Z23
+	MOVL      $0xAA, AX
+	KMOVW     AX, K2
+	MOVL      $0x50, AX
+	KMOVW     AX, K5
+	MOVL      $0xA0, AX
+	KMOVW     AX, K6
+
+matVec2Q4KAVX512_pair:
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	LEAQ   (WP)(WSTRIDE*1), W1
+	MOVQ   XROW, XP
+	MOVQ   NB, N
+	TESTQ  N, N
+	JZ     matVec2Q4KAVX512_pairend
+
+	PCALIGN $32
+matVec2Q4KAVX512_block:
+	KQ_PREFETCH2(W1, WSTRIDE)
+	KQ_SCALES_TO(WP, blockQ4K_scales, AX, R10, R11, 0(SP), 8(SP))
+	KQ_SCALES_TO(W1, blockQ4K_scales, AX, R10, R11, 16(SP), 24(SP))
+	VPBROADCASTQ 0(SP), Z5
+	VPBROADCASTQ 8(SP), K2, Z5
+	VPBROADCASTQ 16(SP), K5, Z5
+	VPBROADCASTQ 24(SP), K6, Z5
+
+	// [M(row r) | M(row r+1)].
+	VBROADCASTI64X4 blockQ8K_bsums(XP), Z8
+	VPSHUFB         Z21, Z5, Z7
+	VPMADDWD        Z8, Z7, Z7
+
+	// Chunk 0: sub-blocks 0 (Z0) and 1 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+0(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+0(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+0(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+32(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+0(SB), Z5, Z2
+	VPSHUFB         kqScP<>+64(SB), Z5, Z3
+	KQ_MUL_Z(Z2, Z0, Z4)
+	KQ_MUL_Z(Z3, Z1, Z9)
+
+	// Chunk 1: sub-blocks 2 (Z0) and 3 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+32(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+32(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+64(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+96(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+128(SB), Z5, Z2
+	VPSHUFB         kqScP<>+192(SB), Z5, Z3
+	KQ_ACC_BW_Z(Z2, Z0, Z4)
+	KQ_ACC_BW_Z(Z3, Z1, Z9)
+
+	// Chunk 2: sub-blocks 4 (Z0) and 5 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+64(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+64(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+128(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+160(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+256(SB), Z5, Z2
+	VPSHUFB         kqScP<>+320(SB), Z5, Z3
+	KQ_ACC_BW_Z(Z2, Z0, Z4)
+	KQ_ACC_BW_Z(Z3, Z1, Z9)
+
+	// Chunk 3: sub-blocks 6 (Z0) and 7 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+96(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+96(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+192(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+224(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+384(SB), Z5, Z2
+	VPSHUFB         kqScP<>+448(SB), Z5, Z3
+	KQ_ACC_BW_Z(Z2, Z0, Z4)
+	KQ_ACC_BW_Z(Z3, Z1, Z9)
+
+	// [dd(r) x8 | dd(r+1) x8] and [dm(r) x8 | dm(r+1) x8], then the float
+	// steps of the contract for both rows.
+	VPADDD       Z9, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTDQ2PS    Z7, Z7
+	VMOVD        blockQ4K_d(WP), X10
+	VPINSRD      $1, blockQ4K_d(W1), X10, X10
+	VCVTPH2PS    X10, X10
+	VMULPS.BCST  blockQ8K_d(XP), X10, X10
+	VPERMPS      Z10, Z22, Z11
+	VPERMPS      Z10, Z23, Z10
+	VMULPS       Z11, Z4, Z4
+	VMULPS       Z10, Z7, Z7
+	VADDPS       Z4, Z13, Z13
+	VADDPS       Z7, Z14, Z14
+
+	ADDQ $blockQ4K__size, WP
+	ADDQ $blockQ4K__size, W1
+	ADDQ $blockQ8K__size, XP
+	DECQ N
+	JNZ  matVec2Q4KAVX512_block
+
+matVec2Q4KAVX512_pairend:
+	VSHUFF64X2 $0x44, Z14, Z13, Z0
+	VSHUFF64X2 $0xEE, Z14, Z13, Z1
+	KQ_HSUM_Z(Z0, Z2, X0, X2)
+	KQ_HSUM_Z(Z1, Z2, X1, X2)
+	VMOVSS     X0, (DST)
+	VMOVSS     X1, 4(DST)
+	ADDQ       $8, DST
+	MOVQ       W1, WP
+	DECQ       ROWS
+	JNZ        matVec2Q4KAVX512_pair
+
+matVec2Q4KAVX512_ret:
+	VZEROUPPER
+	RET
+
+// func MatVec2Q4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows; rows is even.
+// Two rows at a time: a register holds one sub-block of both rows (row r in
+// the low half, row r+1 in the high half), so the int32 lanes need no
+// folding and the mins, d and dmin of the two rows are handled together.
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
+//
+// Z0, Z1 sub-blocks 2c, 2c+1 → products, Z2, Z3 activations → scale words,
+// Z4, Z9 int32 sums A (low, high sub-blocks), Z5 scale bytes (row r in
+// 128-bit lanes 0..1, row r+1 in 2..3), Z7 M, Z8 bsums, Z10, Z11 dd, dm,
+// Z13 acc and Z14 accm ([row r | row r+1] each); Z16 = 0x0F bytes,
+// Z21 = kqMin2 control, Z22, Z23 = kqDD2, kqDM2 indices. The frame holds
+// the scale qwords of row r (0..15) and row r+1 (16..31).
+TEXT ·MatVec2Q4KAVX512VNNI(SB), NOSPLIT, $32-40
+	MOVQ      dst+0(FP), DST
+	MOVQ      w+8(FP), WP
+	MOVQ      x+16(FP), XROW
+	MOVQ      rows+24(FP), ROWS
+	MOVQ      nb+32(FP), NB
+	SHRQ      $1, ROWS
+	JZ        matVec2Q4KAVX512VNNI_ret
+	IMUL3Q    $blockQ4K__size, NB, WSTRIDE
+	VMOVDQU64 kqNib<>(SB), Z16
+	VMOVDQU64 kqMin2<>(SB), Z21
+	VMOVDQU64 kqDD2<>(SB), Z22
+	VMOVDQU64 kqDM2<>(SB), Z23
+	MOVL      $0xAA, AX
+	KMOVW     AX, K2
+	MOVL      $0x50, AX
+	KMOVW     AX, K5
+	MOVL      $0xA0, AX
+	KMOVW     AX, K6
+
+matVec2Q4KAVX512VNNI_pair:
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	LEAQ   (WP)(WSTRIDE*1), W1
+	MOVQ   XROW, XP
+	MOVQ   NB, N
+	TESTQ  N, N
+	JZ     matVec2Q4KAVX512VNNI_pairend
+
+	PCALIGN $32
+matVec2Q4KAVX512VNNI_block:
+	KQ_PREFETCH2(W1, WSTRIDE)
+	KQ_SCALES_TO(WP, blockQ4K_scales, AX, R10, R11, 0(SP), 8(SP))
+	KQ_SCALES_TO(W1, blockQ4K_scales, AX, R10, R11, 16(SP), 24(SP))
+	VPBROADCASTQ 0(SP), Z5
+	VPBROADCASTQ 8(SP), K2, Z5
+	VPBROADCASTQ 16(SP), K5, Z5
+	VPBROADCASTQ 24(SP), K6, Z5
+
+	// [M(row r) | M(row r+1)].
+	VBROADCASTI64X4 blockQ8K_bsums(XP), Z8
+	VPSHUFB         Z21, Z5, Z7
+	VPMADDWD        Z8, Z7, Z7
+
+	// Chunk 0: sub-blocks 0 (Z0) and 1 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+0(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+0(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+0(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+32(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+0(SB), Z5, Z2
+	VPSHUFB         kqScP<>+64(SB), Z5, Z3
+	KQ_MUL_Z(Z2, Z0, Z4)
+	KQ_MUL_Z(Z3, Z1, Z9)
+
+	// Chunk 1: sub-blocks 2 (Z0) and 3 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+32(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+32(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+64(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+96(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+128(SB), Z5, Z2
+	VPSHUFB         kqScP<>+192(SB), Z5, Z3
+	KQ_ACC_VNNI_Z(Z2, Z0, Z4)
+	KQ_ACC_VNNI_Z(Z3, Z1, Z9)
+
+	// Chunk 2: sub-blocks 4 (Z0) and 5 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+64(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+64(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+128(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+160(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+256(SB), Z5, Z2
+	VPSHUFB         kqScP<>+320(SB), Z5, Z3
+	KQ_ACC_VNNI_Z(Z2, Z0, Z4)
+	KQ_ACC_VNNI_Z(Z3, Z1, Z9)
+
+	// Chunk 3: sub-blocks 6 (Z0) and 7 (Z1) of both rows.
+	VBROADCASTI64X4 blockQ4K_qs+96(WP), Z0
+	VINSERTI64X4    $1, blockQ4K_qs+96(W1), Z0, Z0
+	VPSRLW          $4, Z0, Z1
+	VPANDD          Z16, Z0, Z0
+	VPANDD          Z16, Z1, Z1
+	VBROADCASTI64X4 blockQ8K_qs+192(XP), Z2
+	VBROADCASTI64X4 blockQ8K_qs+224(XP), Z3
+	VPMADDUBSW      Z2, Z0, Z0
+	VPMADDUBSW      Z3, Z1, Z1
+	VPSHUFB         kqScP<>+384(SB), Z5, Z2
+	VPSHUFB         kqScP<>+448(SB), Z5, Z3
+	KQ_ACC_VNNI_Z(Z2, Z0, Z4)
+	KQ_ACC_VNNI_Z(Z3, Z1, Z9)
+
+	// [dd(r) x8 | dd(r+1) x8] and [dm(r) x8 | dm(r+1) x8], then the float
+	// steps of the contract for both rows.
+	VPADDD       Z9, Z4, Z4
+	VCVTDQ2PS    Z4, Z4
+	VCVTDQ2PS    Z7, Z7
+	VMOVD        blockQ4K_d(WP), X10
+	VPINSRD      $1, blockQ4K_d(W1), X10, X10
+	VCVTPH2PS    X10, X10
+	VMULPS.BCST  blockQ8K_d(XP), X10, X10
+	VPERMPS      Z10, Z22, Z11
+	VPERMPS      Z10, Z23, Z10
+	VMULPS       Z11, Z4, Z4
+	VMULPS       Z10, Z7, Z7
+	VADDPS       Z4, Z13, Z13
+	VADDPS       Z7, Z14, Z14
+
+	ADDQ $blockQ4K__size, WP
+	ADDQ $blockQ4K__size, W1
+	ADDQ $blockQ8K__size, XP
+	DECQ N
+	JNZ  matVec2Q4KAVX512VNNI_block
+
+matVec2Q4KAVX512VNNI_pairend:
+	VSHUFF64X2 $0x44, Z14, Z13, Z0
+	VSHUFF64X2 $0xEE, Z14, Z13, Z1
+	KQ_HSUM_Z(Z0, Z2, X0, X2)
+	KQ_HSUM_Z(Z1, Z2, X1, X2)
+	VMOVSS     X0, (DST)
+	VMOVSS     X1, 4(DST)
+	ADDQ       $8, DST
+	MOVQ       W1, WP
+	DECQ       ROWS
+	JNZ        matVec2Q4KAVX512VNNI_pair
+
+matVec2Q4KAVX512VNNI_ret:
+	VZEROUPPER
+	RET
+
+#undef W1
+#undef WSTRIDE
 
 // func MatMul4Q4KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //
