@@ -1,0 +1,57 @@
+// Package sdpa is scaled dot-product attention for grouped-query,
+// multi-query and multi-head layouts, in two modes:
+//
+//   - Exact computes every query row in one documented scalar order (see
+//     Attention) with this package's own float32 exponential. Its result has
+//     the same bits under every schedule and worker count, on every machine
+//     and GOARCH, and grouped K/V gives the bits of K/V tiled to one head per
+//     query head.
+//   - Fast uses the float32 SIMD kernels of package kernels (dot, axpy, max,
+//     vectorised exp), an online softmax over fixed blocks of keys, and
+//     float32 accumulators. It is not bit-identical to Exact, nor across
+//     kernel variants (the kernels reassociate and fuse); with one kernel
+//     variant its result has the same bits under every schedule and worker
+//     count, because the block and chunk sizes and every reduction order are
+//     fixed by the shape, never by the schedule.
+//
+// # Fast's tolerance
+//
+// For every output element (row i, column d):
+//
+//	|Fast − Exact| ≤ (FastTolerance + (4·HeadDim·S + 4·√n)·2⁻²⁴) · V
+//
+// where n is the number of unmasked keys of the row, S = |Scale|·max_j
+// Σ_d |q[i,d]·k[j,d]| the largest magnitude a score could have, and V =
+// max_j |v[j,d]|, both over the unmasked keys. The S term covers the
+// rounding of the scores (the two modes sum HeadDim products in different
+// orders, and a score error δ changes the weights by a factor up to e^2δ);
+// the √n term covers the differently ordered sums over keys, whose errors
+// grow like √n for all but contrived inputs (the worst case is n, not √n);
+// FastTolerance covers the two exponentials and the online rescaling. The
+// bound is tested, not proven: TestFastWithinTolerance checks it for every
+// kernel variant this CPU runs, on random, large-magnitude (peaked), flat
+// (small-magnitude, V all positive), masked, fully masked, ALiBi-like
+// (a rising mask), decode and prefill inputs, with up to 20000 keys; the
+// largest difference seen is about 15% of the bound. Non-finite inputs are
+// outside it: both modes then give Inf or NaN (see Attention).
+//
+// # Work and schedules
+//
+// Attention runs on a sched.Schedule. The units of work are tiles of query
+// rows of one (batch, head) pair — rows are independent, so how they are
+// grouped and where they run changes nothing — and, in Fast mode for
+// decoding (SeqQ ≤ 8 and SeqKV > 512), fixed 512-key chunks of the keys,
+// whose partial softmax states are combined in chunk order afterwards, so
+// that decoding parallelises beyond the number of heads. A call of fewer
+// than ParallelMinWork (Exact) or ParallelMinWorkFast (Fast) multiply-adds
+// runs inline on the calling goroutine.
+//
+// K and V may be float32 (Attention) or IEEE binary16 (AttentionF16, the
+// usual KV-cache type); grouped heads read their K/V head by index and K/V
+// are never copied or tiled as a whole.
+package sdpa
+
+// FastTolerance is the part of Fast's tolerance that does not depend on the
+// inputs (see the package documentation): 2⁻¹⁶ ≈ 1.5e-5, relative to the
+// largest |V| value of the column.
+const FastTolerance = 0x1p-16

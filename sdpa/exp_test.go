@@ -1,0 +1,110 @@
+package sdpa
+
+import (
+	"math"
+	"testing"
+)
+
+// ulpDiff returns the distance between a and b in float32 units in the last
+// place (0 when equal, including two zeros of either sign).
+func ulpDiff(a, b float32) uint32 {
+	ia, ib := orderedBits(a), orderedBits(b)
+	if ia > ib {
+		return uint32(ia - ib)
+	}
+	return uint32(ib - ia)
+}
+
+// orderedBits maps float32 bits to a signed integer that orders like the
+// floats, with +0 and -0 both at 0.
+func orderedBits(f float32) int64 {
+	b := math.Float32bits(f)
+	if b&0x80000000 != 0 {
+		return -int64(b & 0x7FFFFFFF)
+	}
+	return int64(b)
+}
+
+// refExp is the reference the exponential is measured against.
+func refExp(x float32) float32 { return float32(math.Exp(float64(x))) }
+
+func TestExp32Edges(t *testing.T) {
+	inf := float32(math.Inf(1))
+	for _, c := range []struct{ x, want float32 }{
+		{0, 1},
+		{float32(math.Copysign(0, -1)), 1},
+		{inf, inf},
+		{-inf, 0},
+		{expOverflow, inf},
+		{math.Nextafter32(expOverflow, 0), refExp(math.Nextafter32(expOverflow, 0))},
+		{math.MaxFloat32, inf},
+		{-math.MaxFloat32, 0},
+		{expUnderflow, 0},
+		{-103.97207, refExp(-103.97207)},
+		{math.SmallestNonzeroFloat32, 1},
+		{-math.SmallestNonzeroFloat32, 1},
+	} {
+		if got := exp32(c.x); math.Float32bits(got) != math.Float32bits(c.want) {
+			t.Errorf("exp32(%g) = %g (%#x), want %g (%#x)", c.x, got, math.Float32bits(got), c.want, math.Float32bits(c.want))
+		}
+	}
+	if got := exp32(float32(math.NaN())); got == got {
+		t.Errorf("exp32(NaN) = %g, want NaN", got)
+	}
+	if math.Nextafter32(expOverflow, 0) >= expOverflow || math.IsInf(float64(refExp(math.Nextafter32(expOverflow, 0))), 1) ||
+		!math.IsInf(float64(refExp(expOverflow)), 1) {
+		t.Errorf("expOverflow %g is not the overflow threshold of float32(math.Exp)", float32(expOverflow))
+	}
+	if refExp(expUnderflow) != 0 || refExp(math.Nextafter32(expUnderflow, 0)) != 0 {
+		t.Errorf("float32(math.Exp(%d)) is not 0", expUnderflow)
+	}
+}
+
+// TestExp32 sweeps the float32 line — every stride-th bit pattern, offset so
+// that the sweep also lands on odd patterns, plus every pattern near the
+// finite-range edges — and asserts that exp32 is within 1 ulp of
+// float32(math.Exp) everywhere. It reports how many inputs differ at all.
+func TestExp32(t *testing.T) {
+	stride := uint32(61)
+	if testing.Short() || raceEnabled {
+		stride = 997
+	}
+	var n, off1 int
+	var worst float32
+	check := func(x float32) {
+		got, want := exp32(x), refExp(x)
+		n++
+		if got != got || want != want {
+			if (got != got) != (want != want) {
+				t.Fatalf("exp32(%g) = %g, want %g", x, got, want)
+			}
+			return
+		}
+		switch d := ulpDiff(got, want); {
+		case d > 1:
+			t.Fatalf("exp32(%g) [%#x] = %g [%#x], want %g [%#x]: %d ulp",
+				x, math.Float32bits(x), got, math.Float32bits(got), want, math.Float32bits(want), d)
+		case d == 1:
+			off1++
+			worst = x
+		}
+	}
+	for b := uint64(7); b < 1<<32; b += uint64(stride) {
+		check(math.Float32frombits(uint32(b)))
+	}
+	// Dense near the ends of the range where the result is finite and
+	// nonzero, and around 0.
+	for _, c := range []float32{expOverflow, expUnderflow, -87.33655, 0} {
+		x := c
+		for i := 0; i < 1<<14; i++ {
+			check(x)
+			x = math.Nextafter32(x, float32(math.Inf(-1)))
+		}
+		x = c
+		for i := 0; i < 1<<14; i++ {
+			check(x)
+			x = math.Nextafter32(x, float32(math.Inf(1)))
+		}
+	}
+	t.Logf("exp32: %d inputs, %d off by 1 ulp from float32(math.Exp) (last at %g), none by more", n, off1, worst)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package sdpa
+
+const raceEnabled = false
