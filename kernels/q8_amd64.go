@@ -18,16 +18,16 @@ var _ = addAMD64(func(variant string, o *Ops) {
 	switch variant {
 	case "avx2":
 		q80 = amd64.MatVecQ8_0AVX2
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2, mmRows: 1}
+		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2, mmRows: 1, table: q6kPairSums32}
 	case "avxvnni":
 		q80 = amd64.MatVecQ8_0AVXVNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI, mmRows: 1}
+		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI, mmRows: 1, table: q6kPairSums32}
 	case "avx512":
 		q80 = amd64.MatVecQ8_0AVX512
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, mmRows: 2}
+		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, mmRows: 2, table: q6kPairSums32}
 	case "avx512vnni":
 		q80 = amd64.MatVecQ8_0AVX512VNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, mmRows: 2}
+		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, mmRows: 2, table: q6kSeeds32}
 	default:
 		return
 	}
@@ -100,11 +100,13 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 }
 
 // q6kKernels are one variant's Q6_K kernels: mv a MatVecQ6K* kernel, mm a
-// MatMulQ6K* kernel (four columns, rows a multiple of mmRows).
+// MatMulQ6K* kernel (four columns, rows a multiple of mmRows) and table the
+// function that prepares mm's per-column table.
 type q6kKernels struct {
 	mv     func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	mm     func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+	mm     func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 	mmRows int
+	table  func(t []byte, x []quant.BlockQ8K, nb int)
 }
 
 func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
@@ -131,22 +133,65 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 // it. (A variable so that a test can make chunks tiny.)
 var q6kChunkBytes = 1 << 20
 
+// q6kTableBytes is the size of a MatMulQ6K* table for four columns of nb
+// blocks: 256 bytes per (block, column).
+func q6kTableBytes(nb int) int { return nb * 4 * 256 }
+
+// q6kPairSums32 fills t (q6kTableBytes(nb) bytes) for the four columns of
+// nb blocks at x: at byte (4b+c)·256, the int16 pair sums 32·(y[2i] +
+// y[2i+1]) of block b of column c, i < 128 (exact: |·| ≤ 8128).
+func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
+	for c := 0; c < 4; c++ {
+		for b := 0; b < nb; b++ {
+			y := &x[c*nb+b].Qs
+			out := unsafe.Slice((*int16)(unsafe.Pointer(&t[(4*b+c)*256])), 128)
+			for i := range out {
+				out[i] = 32 * (int16(y[2*i]) + int16(y[2*i+1]))
+			}
+		}
+	}
+}
+
+// q6kSeeds32 fills t like q6kPairSums32 with the int32 sums -32·(y[4i] +
+// y[4i+1] + y[4i+2] + y[4i+3]), i < 64.
+func q6kSeeds32(t []byte, x []quant.BlockQ8K, nb int) {
+	for c := 0; c < 4; c++ {
+		for b := 0; b < nb; b++ {
+			y := &x[c*nb+b].Qs
+			out := unsafe.Slice((*int32)(unsafe.Pointer(&t[(4*b+c)*256])), 64)
+			for i := range out {
+				out[i] = -32 * (int32(y[4*i]) + int32(y[4*i+1]) + int32(y[4*i+2]) + int32(y[4*i+3]))
+			}
+		}
+	}
+}
+
 // matMul runs the four-column tile kernel over chunks of rows, every group
 // of four columns per chunk; the rows and columns left over at the edges
-// go through the matvec kernel, one column at a time.
+// go through the matvec kernel, one column at a time. The tables of all
+// column groups are prepared first (they depend on the columns only).
 func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int) {
 	rows, nb := matMulShape("MatMulQ6K", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
 	}
+	groups := cols / 4
+	tb := q6kTableBytes(nb)
+	var tables []byte
+	if groups > 0 && rows >= k.mmRows {
+		tables = make([]byte, groups*tb)
+		for g := 0; g < groups; g++ {
+			k.table(tables[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+		}
+	}
 	chunk := max(k.mmRows, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{})))/k.mmRows*k.mmRows)
-	full := cols &^ 3
 	for r0 := 0; r0 < rows; r0 += chunk {
 		n := min(chunk, rows-r0)
 		tiled := n - n%k.mmRows
-		for c := 0; c < full; c += 4 {
+		for g := 0; g < groups; g++ {
+			c := 4 * g
 			if tiled > 0 {
-				k.mm(&dst[c*ldd+r0], ldd, q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), tiled, nb)
+				k.mm(&dst[c*ldd+r0], ldd, q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[g*tb]), tiled, nb)
 			}
 			if tiled < n {
 				for cc := c; cc < c+4; cc++ {
@@ -154,7 +199,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 				}
 			}
 		}
-		for c := full; c < cols; c++ {
+		for c := 4 * groups; c < cols; c++ {
 			k.mv(&dst[c*ldd+r0], q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), n, nb)
 		}
 	}

@@ -36,24 +36,30 @@ func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 
 // MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb])
 // for r < rows and c < 4: four columns of x, each weight row decoded once
-// for all four. It reads w[:rows·nb] and x[:4·nb] and writes only those
-// 4·rows elements of dst. It needs AVX2 and F16C.
+// for all four. t holds, per block b and column c at byte (4b+c)·256, the
+// 128 int16 pair sums 32·(y[2i] + y[2i+1]) of that x block's quants y
+// (kernels.q6kPairSums32 fills it). It reads w[:rows·nb], x[:4·nb] and
+// t[:nb·1024 bytes] and writes only those 4·rows elements of dst. It needs
+// AVX2 and F16C.
 //
 //go:noescape
-func MatMulQ6KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 
 // MatMulQ6KAVXVNNI is MatMulQ6KAVX2 for CPUs with AVX-VNNI.
 //
 //go:noescape
-func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 
 // MatMulQ6KAVX512 is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW and VL,
-// two rows at a time: rows must be even.
+// two rows at a time: rows must be even. t is as for MatMulQ6KAVX2.
 //
 //go:noescape
-func MatMulQ6KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 
-// MatMulQ6KAVX512VNNI is MatMulQ6KAVX512 for CPUs with AVX-512 VNNI.
+// MatMulQ6KAVX512VNNI is MatMulQ6KAVX512 for CPUs with AVX-512 VNNI,
+// except that t holds, per block b and column c at byte (4b+c)·256, the 64
+// int32 sums -32·(y[4i] + y[4i+1] + y[4i+2] + y[4i+3]) (kernels.q6kSeeds32
+// fills it).
 //
 //go:noescape
-func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
