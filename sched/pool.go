@@ -354,8 +354,11 @@ func newPool(cfg config, topo topology) *Pool {
 		}
 	}
 	if pinning && pinned < helpers {
+		if pinErr == nil {
+			pinErr = fmt.Errorf("%d helpers for %d physical cores", helpers, len(topo.cpus))
+		}
 		downs = append(downs, Downgraded{What: "pinning", Requested: helpers, Effective: pinned,
-			Reason: fmt.Sprintf("the kernel refused: %v", pinErr)})
+			Reason: fmt.Sprintf("pinning failed: %v", pinErr)})
 		if pinned == 0 {
 			mode = fmt.Sprintf("unpinned: %v", pinErr)
 		} else {
