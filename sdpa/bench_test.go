@@ -71,3 +71,27 @@ func BenchmarkSDPASmall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSDPAF16 is BenchmarkSDPA's largest 8-head shapes with a binary16
+// KV cache (AttentionF16), on the hardware pool.
+func BenchmarkSDPAF16(b *testing.B) {
+	for _, mode := range []Mode{Exact, Fast} {
+		for _, seqQ := range []int{1, 64} {
+			sh := Shape{Batch: 1, Heads: 8, KVHeads: 8, SeqQ: seqQ, SeqKV: 4096, HeadDim: 64}
+			b.Run(fmt.Sprintf("mode=%v/heads=8/seqKV=4096/seqQ=%d/sched=hardware", mode, seqQ), func(b *testing.B) {
+				in := randInputs(rand.New(rand.NewPCG(1, 1)), sh, 1)
+				k16, v16 := toF16(in.k), toF16(in.v)
+				out := make([]float32, outLen(sh))
+				opt := Options{Causal: true, Mode: mode}
+				flops := float64((&plan{sh: sh, causal: true}).work()) * 2
+				b.ResetTimer()
+				for range b.N {
+					if err := AttentionF16(sched.Hardware(), out, in.q, k16, v16, sh, opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}

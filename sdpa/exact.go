@@ -39,15 +39,18 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []floa
 		s := scores[r*nk : r*nk+p.limit(i)]
 		o := out[p.qOff(u.b, u.h, i):][:hd]
 		clear(o)
-		mrow := p.maskRow(u.b, i)
-		for j := range s {
-			s[j] = float32(s[j] * p.scale)
-			if mrow != nil {
-				if m := mrow[j]; m == negInf {
+		if mrow := p.maskRow(u.b, i); mrow != nil {
+			mrow = mrow[:len(s)]
+			for j, m := range mrow {
+				if m == negInf {
 					s[j] = negInf
 				} else {
-					s[j] = s[j] + m
+					s[j] = float32(s[j]*p.scale) + m
 				}
+			}
+		} else {
+			for j := range s {
+				s[j] = float32(s[j] * p.scale)
 			}
 		}
 		m := negInf

@@ -2,6 +2,8 @@ package sdpa
 
 import (
 	"math"
+	"os"
+	"sync"
 	"testing"
 )
 
@@ -107,4 +109,55 @@ func TestExp32(t *testing.T) {
 		}
 	}
 	t.Logf("exp32: %d inputs, %d off by 1 ulp from float32(math.Exp) (last at %g), none by more", n, off1, worst)
+}
+
+// TestExp32Exhaustive checks every float32 in (-104, expOverflow), which
+// holds every input whose exponential is finite and nonzero (about 2.2e9
+// inputs, two to five minutes on two cores). It runs only with
+// SDPA_EXP_EXHAUSTIVE=1.
+func TestExp32Exhaustive(t *testing.T) {
+	if os.Getenv("SDPA_EXP_EXHAUSTIVE") == "" {
+		t.Skip("set SDPA_EXP_EXHAUSTIVE=1 to check every input")
+	}
+	// Non-negative inputs [0, expOverflow) and negative ones (-104, -0].
+	ranges := [][2]uint32{
+		{0, math.Float32bits(expOverflow)},
+		{0x80000000, math.Float32bits(expUnderflow)},
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var n, off1 int
+	for _, r := range ranges {
+		const parts = 8
+		step := (r[1] - r[0]) / parts
+		for p := uint32(0); p < parts; p++ {
+			lo, hi := r[0]+p*step, r[0]+(p+1)*step
+			if p == parts-1 {
+				hi = r[1]
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var cn, c1 int
+				for b := lo; b < hi; b++ {
+					x := math.Float32frombits(b)
+					got, want := exp32(x), refExp(x)
+					cn++
+					if d := ulpDiff(got, want); d > 0 {
+						if d > 1 {
+							t.Errorf("exp32(%g) = %g, want %g: %d ulp", x, got, want, d)
+							return
+						}
+						c1++
+					}
+				}
+				mu.Lock()
+				n += cn
+				off1 += c1
+				mu.Unlock()
+			}()
+		}
+	}
+	wg.Wait()
+	t.Logf("exp32: all %d inputs in (-104, %g) checked, %d off by 1 ulp from float32(math.Exp), none by more", n, float32(expOverflow), off1)
 }

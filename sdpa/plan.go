@@ -217,13 +217,22 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 	panic("unreachable")
 }
 
-// f16 is quant.F16.Float32 with the common case (a normal number) inline.
+// f16 is quant.F16.Float32 (the exact conversion), written to be inlined:
+// the exponent is rebiased from 15 to 127 in place, Inf and NaN get the
+// all-ones exponent, and zeros and subnormals are renormalised by one exact
+// float32 subtraction.
 func f16(h quant.F16) float32 {
-	if e := h & 0x7C00; e != 0 && e != 0x7C00 {
-		// Rebias the exponent from 15 to 127: add 112 to the exponent field.
-		return math.Float32frombits(uint32(h&0x8000)<<16 | (uint32(h&0x7FFF)+112<<10)<<13)
+	const twoM14 = 113 << 23 // the float32 bits of 2^-14
+	o := uint32(h&0x7FFF) << 13
+	e := o & 0x0F800000 // the binary16 exponent field, in place
+	o += (127 - 15) << 23
+	switch e {
+	case 0x0F800000: // Inf or NaN
+		o += (128 - 16) << 23
+	case 0: // zero or subnormal: 2^-14·(1 + m/1024) - 2^-14 = m·2^-24
+		o = math.Float32bits(math.Float32frombits(o+1<<23) - math.Float32frombits(twoM14))
 	}
-	return h.Float32()
+	return math.Float32frombits(o | uint32(h&0x8000)<<16)
 }
 
 // Scratch buffers, reused across calls and tasks.
