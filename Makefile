@@ -7,7 +7,7 @@ COUNT     ?= 10
 BENCHSTAT ?= $(shell $(GO) env GOPATH)/bin/benchstat
 BENCHSTAT_VERSION = v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build test vet fmtcheck race purego bench fuzz lint asmcheck test-arm64 benchstat-tool
+.PHONY: all build test vet fmtcheck race purego bench benchstat fuzz lint asmcheck test-arm64 benchstat-tool
 
 all: build test
 
@@ -38,6 +38,14 @@ purego:
 # Benchmarks, benchstat-ready: make bench PKGS=./kernels > new.txt
 bench:
 	$(GO) test -run=NONE -bench=. -benchtime=$(BENCHTIME) -count=$(COUNT) $(PKGS)
+
+# Run benchmarks COUNT times and print benchstat's comparison of the
+# column COL (e.g. /variant, /sched, /impl): see bench/README.md.
+BENCH ?= .
+COL   ?= /variant
+benchstat: benchstat-tool
+	$(GO) test -run=NONE -bench='$(BENCH)' -benchtime=$(BENCHTIME) -count=$(COUNT) $(if $(filter ./...,$(PKGS)),./kernels,$(PKGS)) | tee bench/results/last.txt
+	$(BENCHSTAT) -col $(COL) bench/results/last.txt
 
 # Each fuzz target for a short while (go test runs one -fuzz target at a time).
 FUZZTIME ?= 10s

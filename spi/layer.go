@@ -1,0 +1,241 @@
+package spi
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/corelane/corelane/kernels"
+	"github.com/corelane/corelane/sched"
+)
+
+// The elementwise and row ops of a Llama-family decoder layer. Each output
+// element depends on its own inputs only, or (RMSNorm, Softmax) on its row,
+// which one task computes in a fixed order — so no schedule changes a bit.
+// They are written with explicit float32 conversions so that the compiler
+// cannot fuse a multiply and an add differently on different machines.
+
+// elemGrain is the fewest elements worth a task for cheap elementwise ops.
+const elemGrain = 1 << 14
+
+func (c Context) elementwise(op string, n int, f func(start, end int)) {
+	c.traceOp(op)
+	c.s.ForRange(n, elemGrain, f)
+}
+
+// RMSNorm sets each row of dst to x·w/sqrt(mean(x²) + eps): x and dst are
+// [rows, dim], w is [dim]. The sum of squares runs in element order in
+// float32; the square root is correctly rounded (math.Sqrt).
+func (c Context) RMSNorm(dst, x, w []float32, rows, dim int, eps float32) error {
+	const op = "RMSNorm"
+	if rows <= 0 || dim <= 0 {
+		return shapeErr(op, "rows = %d, dim = %d, want positive", rows, dim)
+	}
+	if len(x) != rows*dim || len(dst) != rows*dim {
+		return shapeErr(op, "len(x) = %d, len(dst) = %d, want %d (%d rows × %d)", len(x), len(dst), rows*dim, rows, dim)
+	}
+	if len(w) != dim {
+		return shapeErr(op, "len(w) = %d, want dim = %d", len(w), dim)
+	}
+	if !(eps >= 0) || math.IsInf(float64(eps), 0) {
+		return shapeErr(op, "eps = %v, want a finite value ≥ 0", eps)
+	}
+	c.traceOp(op)
+	c.s.ForRange(rows, max(1, elemGrain/dim), func(start, end int) {
+		for r := start; r < end; r++ {
+			xr, dr := x[r*dim:(r+1)*dim], dst[r*dim:(r+1)*dim]
+			var ss float32
+			for _, v := range xr {
+				ss += float32(v * v)
+			}
+			mean := float32(ss/float32(dim)) + eps
+			scale := float32(1 / math.Sqrt(float64(mean)))
+			for i, v := range xr {
+				dr[i] = float32(v*scale) * w[i]
+			}
+		}
+	})
+	return nil
+}
+
+// RoPE rotates x in place: x is [tokens, heads, headDim] and token t sits
+// at position pos[t]. Pair i of a head (i < headDim/2) is rotated by the
+// angle pos·base^(−2i/headDim). neox=false rotates adjacent elements
+// (2i, 2i+1) as Llama's GGUF layout does; neox=true rotates (i, i+headDim/2).
+// The angles are computed in float64 and rounded once.
+func (c Context) RoPE(x []float32, tokens, heads, headDim int, pos []int, base float32, neox bool) error {
+	const op = "RoPE"
+	if tokens <= 0 || heads <= 0 || headDim <= 0 || headDim%2 != 0 {
+		return shapeErr(op, "tokens = %d, heads = %d, headDim = %d, want positive with headDim even", tokens, heads, headDim)
+	}
+	if len(x) != tokens*heads*headDim {
+		return shapeErr(op, "len(x) = %d, want %d (%d tokens × %d heads × %d)", len(x), tokens*heads*headDim, tokens, heads, headDim)
+	}
+	if len(pos) != tokens {
+		return shapeErr(op, "len(pos) = %d, want tokens = %d", len(pos), tokens)
+	}
+	if !(base > 1) || math.IsInf(float64(base), 0) {
+		return shapeErr(op, "base = %v, want a finite value > 1", base)
+	}
+	c.traceOp(op)
+	half := headDim / 2
+	c.s.ForRange(tokens, 1, func(start, end int) {
+		cs := make([]float32, 2*half)
+		for t := start; t < end; t++ {
+			for i := 0; i < half; i++ {
+				theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(headDim))
+				cs[2*i], cs[2*i+1] = float32(math.Cos(theta)), float32(math.Sin(theta))
+			}
+			for h := 0; h < heads; h++ {
+				v := x[(t*heads+h)*headDim : (t*heads+h+1)*headDim]
+				for i := 0; i < half; i++ {
+					a, b := 2*i, 2*i+1
+					if neox {
+						a, b = i, i+half
+					}
+					cos, sin := cs[2*i], cs[2*i+1]
+					x0, x1 := v[a], v[b]
+					v[a] = float32(x0*cos) - float32(x1*sin)
+					v[b] = float32(x0*sin) + float32(x1*cos)
+				}
+			}
+		}
+	})
+	return nil
+}
+
+func silu(v float32) float32 { return v / float32(1+kernels.Exp32(-v)) }
+
+// SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp32.
+func (c Context) SiLU(dst, x []float32) error {
+	if len(dst) != len(x) {
+		return shapeErr("SiLU", "len(dst) = %d, len(x) = %d", len(dst), len(x))
+	}
+	c.elementwise("SiLU", len(x), func(s, e int) {
+		for i := s; i < e; i++ {
+			dst[i] = silu(x[i])
+		}
+	})
+	return nil
+}
+
+// SwiGLU sets dst[i] = silu(a[i])·b[i] (the gate and up projections of a
+// Llama feed-forward block).
+func (c Context) SwiGLU(dst, a, b []float32) error {
+	if len(dst) != len(a) || len(a) != len(b) {
+		return shapeErr("SwiGLU", "len(dst) = %d, len(a) = %d, len(b) = %d, want equal", len(dst), len(a), len(b))
+	}
+	c.elementwise("SwiGLU", len(a), func(s, e int) {
+		for i := s; i < e; i++ {
+			dst[i] = silu(a[i]) * b[i]
+		}
+	})
+	return nil
+}
+
+// Softmax sets each row of dst (rows × n) to the softmax of that row of x:
+// max, exp(x−max) with kernels.Exp32 and their sum in element order, then
+// a division. A row of −Inf only gives zeros.
+func (c Context) Softmax(dst, x []float32, rows, n int) error {
+	const op = "Softmax"
+	if rows <= 0 || n <= 0 {
+		return shapeErr(op, "rows = %d, n = %d, want positive", rows, n)
+	}
+	if len(x) != rows*n || len(dst) != rows*n {
+		return shapeErr(op, "len(x) = %d, len(dst) = %d, want %d (%d × %d)", len(x), len(dst), rows*n, rows, n)
+	}
+	c.traceOp(op)
+	c.s.ForRange(rows, max(1, elemGrain/n), func(start, end int) {
+		for r := start; r < end; r++ {
+			xr, dr := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
+			m := float32(math.Inf(-1))
+			for _, v := range xr {
+				if v > m {
+					m = v
+				}
+			}
+			if math.IsInf(float64(m), -1) {
+				clear(dr)
+				continue
+			}
+			var sum float32
+			for i, v := range xr {
+				e := kernels.Exp32(v - m)
+				dr[i] = e
+				sum += e
+			}
+			for i := range dr {
+				dr[i] /= sum
+			}
+		}
+	})
+	return nil
+}
+
+func binary(c Context, op string, dst, a, b []float32, f func(x, y float32) float32) error {
+	if len(dst) != len(a) || len(a) != len(b) {
+		return shapeErr(op, "len(dst) = %d, len(a) = %d, len(b) = %d, want equal", len(dst), len(a), len(b))
+	}
+	c.elementwise(op, len(a), func(s, e int) {
+		for i := s; i < e; i++ {
+			dst[i] = f(a[i], b[i])
+		}
+	})
+	return nil
+}
+
+// Add sets dst[i] = a[i] + b[i] (dst may alias a or b).
+func (c Context) Add(dst, a, b []float32) error {
+	return binary(c, "Add", dst, a, b, func(x, y float32) float32 { return x + y })
+}
+
+// Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
+func (c Context) Mul(dst, a, b []float32) error {
+	return binary(c, "Mul", dst, a, b, func(x, y float32) float32 { return x * y })
+}
+
+// Scale sets dst[i] = alpha·x[i] (dst may alias x).
+func (c Context) Scale(dst, x []float32, alpha float32) error {
+	if len(dst) != len(x) {
+		return shapeErr("Scale", "len(dst) = %d, len(x) = %d", len(dst), len(x))
+	}
+	c.elementwise("Scale", len(x), func(s, e int) {
+		for i := s; i < e; i++ {
+			dst[i] = alpha * x[i]
+		}
+	})
+	return nil
+}
+
+// GetRows dequantizes the rows ids of table into dst ([len(ids), table.Cols]):
+// the embedding lookup. Dequantization is bit-exact with ggml.
+func (c Context) GetRows(dst []float32, table Matrix, ids []int) error {
+	const op = "GetRows"
+	rb, err := table.rowBytes(op)
+	if err != nil {
+		return err
+	}
+	if len(dst) != len(ids)*table.Cols {
+		return shapeErr(op, "len(dst) = %d, want %d (%d ids × %d)", len(dst), len(ids)*table.Cols, len(ids), table.Cols)
+	}
+	for i, id := range ids {
+		if id < 0 || id >= table.Rows {
+			return shapeErr(op, "ids[%d] = %d, want 0 ≤ id < %d", i, id, table.Rows)
+		}
+	}
+	c.traceOp(op)
+	// Rows are validated above, so a kernel error here would be a bug; it is
+	// still returned, never dropped.
+	err = sched.TryRange(c.s, len(ids), 1, func(start, end int) error {
+		for i := start; i < end; i++ {
+			id := ids[i]
+			if err := kernels.Dequantize(table.Type, dst[i*table.Cols:(i+1)*table.Cols], table.Data[id*rb:(id+1)*rb]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("spi: %s: %w", op, err)
+	}
+	return nil
+}
