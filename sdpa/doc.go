@@ -32,7 +32,7 @@
 // kernel variant this CPU runs, on random, large-magnitude (peaked), flat
 // (small-magnitude, V all positive), masked, fully masked, ALiBi-like
 // (a rising mask), decode and prefill inputs, with up to 20000 keys; the
-// largest difference seen is about 15% of the bound. Non-finite inputs are
+// largest difference seen is about a tenth of the bound. Non-finite inputs are
 // outside it: both modes then give Inf or NaN (see Attention).
 //
 // # Work and schedules

@@ -373,11 +373,14 @@ func TestF16(t *testing.T) {
 }
 
 func TestF16Widening(t *testing.T) {
-	for h := range 1 << 16 {
-		x := quant.F16(h)
-		got, want := f16(x), x.Float32()
-		if math.Float32bits(got) != math.Float32bits(want) {
-			t.Fatalf("f16(%#04x) = %#08x, want %#08x", h, math.Float32bits(got), math.Float32bits(want))
+	src := make([]quant.F16, 1<<16)
+	for h := range src {
+		src[h] = quant.F16(h)
+	}
+	dst := widen(src, make([]float32, len(src)))
+	for h, x := range src {
+		if got, want := math.Float32bits(dst[h]), math.Float32bits(x.Float32()); got != want {
+			t.Fatalf("widen(%#04x) = %#08x, want %#08x", h, got, want)
 		}
 	}
 }
