@@ -34,8 +34,8 @@
 // laid out as the quant package's BlockQ4K ... BlockQ8_0 (offsets from
 // go_asm.h, mirrors in blocks.go). nb may be 0.
 //
-// Requires: AVX2, F16C (…AVX2 routines); AVX512F, AVX512BW (…AVX512
-// routines; the byte staging is AVX2 code).
+// Requires: AVX2, F16C (…AVX2 routines); AVX512F, AVX512BW, AVX512VL, F16C
+// (…AVX512 routines; the byte staging is AVX2 code).
 
 #include "textflag.h"
 #include "go_asm.h"

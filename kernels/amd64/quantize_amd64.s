@@ -43,7 +43,7 @@
 // kernels package checks); with NaN or Inf the output is unspecified but
 // the memory accessed is the same.
 //
-// Requires: AVX2, F16C (…AVX2); AVX512F, AVX512BW (…AVX512).
+// Requires: AVX2, F16C (…AVX2); AVX512F, AVX512BW, F16C (…AVX512).
 
 #include "textflag.h"
 #include "go_asm.h"
