@@ -68,7 +68,7 @@ func TestARM64QuantizeMatchesGeneric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+	forEachARM64Variant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(31, 32))
 		for kind := 0; kind < quantKinds; kind++ {
 			for nb := 0; nb <= 5; nb++ {
@@ -191,7 +191,7 @@ func TestARM64DequantMatchesGeneric(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+	forEachARM64Variant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(35, 36))
 		for nb := 0; nb <= 5; nb++ {
 			for rep := 0; rep < 3; rep++ {
@@ -234,7 +234,7 @@ func TestARM64DequantMatchesGeneric(t *testing.T) {
 // dequant.f32 from quant.bin, and y_q8k.bin / y_q8_0.bin from y.f32.
 func TestARM64GGMLReference(t *testing.T) {
 	root := refdata.Dir(t, "ggml")
-	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+	forEachARM64Variant(t, func(t *testing.T, name string, k Ops) {
 		for _, typ := range []string{"q4_K", "q5_K", "q6_K", "q8_0"} {
 			dirs, err := os.ReadDir(filepath.Join(root, typ))
 			if err != nil {
