@@ -16,9 +16,8 @@ import (
 // a single dot) and a matrix-matrix tile of one weight row by four activation
 // columns; the zmm variants also have a two-row matrix-vector kernel and a
 // tile of one row by eight columns that reads the columns in pairs
-// (amd64.Q8KPair). kqMatMul tiles a product
-// with them. All of them return the bits of dotQ4KGeneric / dotQ5KGeneric
-// for every element.
+// (amd64.Q8KPair). kqMatMul tiles a product with them. Every element has the
+// bits of dotQ4KGeneric / dotQ5KGeneric.
 
 // kqKernels is one variant's Q4_K or Q5_K kernels; matVec2 and matMul8 may
 // be nil.
@@ -154,15 +153,17 @@ func kqMatVec[W any](k *kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
 	k.rows(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
 }
 
-// kqPanelBytes bounds the weights one pass over the activation columns
-// reuses (kept in L2 while every group of four columns streams past them).
+// kqPanelBytes bounds the weights that one pass over the activation columns
+// reuses: a panel of weight rows stays in L2 while the column groups stream
+// past it. (A variable so that a test can shrink it.)
 var kqPanelBytes = 512 << 10
 
 // kqMatMul sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
 // panel every group of eight columns runs the MatMul8 tile (on columns
 // packed in pairs once per call), a group of four the MatMul4 tile, and the
-// last cols mod 4 columns the matrix-vector kernel.
+// last cols mod 4 columns the matrix-vector kernels. Concurrent calls (a
+// scheduler splitting the rows) each pack their own copy of the pairs.
 func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
 	if cols <= 0 {
 		return
