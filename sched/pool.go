@@ -11,10 +11,13 @@ import (
 
 // DefaultSpin is how long an idle worker, or a caller waiting for a running
 // chunk, spins before it parks. Waking a parked worker costs 100–200 µs on
-// the machines this was measured on, while a spinning one answers in
-// ~0.5 µs; spinning for about one wake-up's worth of time before parking
+// the 2-core VMs this targets, while a spinning one answers in well under a
+// microsecond; spinning for about one wake-up's worth of time before parking
 // loses at most 2x against an oracle (the ski-rental argument) and keeps an
-// idle process at zero CPU after 200 µs. See bench/results/sched.md.
+// idle process at zero CPU 200 µs after its last region. Where other
+// processes already oversubscribe the cores, spinning only takes CPU from
+// the threads with work: BenchmarkSpin, run on such a machine, favours
+// WithSpin(0) there (bench/results/sched.md).
 const DefaultSpin = 200 * time.Microsecond
 
 // ErrShared is returned by Close on the pool Hardware returns, which belongs

@@ -72,19 +72,21 @@ func (sequential) ForEach(count, minPerTask int, body func(i int)) {
 }
 
 // InlineBelow is the amount of work below which a region is not worth
-// splitting: on the 2-core machines the benchmarks ran on, an empty 2-task
-// Pool region costs ~0.3 µs and a warm helper answers in ~0.5 µs, so a
-// region of less than ~2 µs of total work gains nothing from a second core
-// (bench/results/sched.md). Regions get this behaviour through grain: choose
-// grain so that one range does at least InlineBelow of work (GrainFor), and
-// a region of n <= grain indices has one task and runs inline.
-const InlineBelow = 2 * time.Microsecond
+// splitting. BenchmarkSmall (bench/results/sched.md) times n iterations of
+// ~50 ns as a 2-task Pool region and as one call: below 80 iterations
+// (~4 µs) the region was slower than the call, at 80 and 160 they tied. An
+// empty region costs ~0.12 µs, but a helper must also see the region and
+// pull its chunks' data into its own cache. Regions get this behaviour
+// through grain: choose grain so that one range does at least InlineBelow
+// of work (GrainFor), and a region of n <= grain indices has one task and
+// runs inline.
+const InlineBelow = 4 * time.Microsecond
 
 // GrainFor returns the grain that makes one range cost at least InlineBelow
 // when one index costs perIndex: ceil(InlineBelow / perIndex), at least 1.
 func GrainFor(perIndex time.Duration) int {
 	if perIndex <= 0 {
-		return int(InlineBelow) // unknown cost: assume 1 ns per index
+		return int(InlineBelow / time.Nanosecond) // unknown cost: assume 1 ns per index
 	}
 	return int((InlineBelow + perIndex - 1) / perIndex)
 }

@@ -87,7 +87,7 @@ func TestGrainFor(t *testing.T) {
 	for _, c := range []struct {
 		per  time.Duration
 		want int
-	}{{50 * time.Nanosecond, 40}, {3 * time.Microsecond, 1}, {time.Microsecond, 2}, {0, 2000}, {700 * time.Nanosecond, 3}} {
+	}{{50 * time.Nanosecond, 80}, {5 * time.Microsecond, 1}, {time.Microsecond, 4}, {0, 4000}, {700 * time.Nanosecond, 6}} {
 		if got := GrainFor(c.per); got != c.want {
 			t.Errorf("GrainFor(%v) = %d, want %d", c.per, got, c.want)
 		}
