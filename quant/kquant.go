@@ -312,8 +312,8 @@ func DequantizeRowQ4K(dst []float32, src []BlockQ4K) {
 			q := (*[32]byte)(b.Qs[32*c:])
 			sc1, m1 := KScaleMin(&b.Scales, 2*c)
 			sc2, m2 := KScaleMin(&b.Scales, 2*c+1)
-			d1, dm1 := d*float32(sc1), dmin*float32(m1)
-			d2, dm2 := d*float32(sc2), dmin*float32(m2)
+			d1, dm1 := float32(d*float32(sc1)), float32(dmin*float32(m1))
+			d2, dm2 := float32(d*float32(sc2)), float32(dmin*float32(m2))
 			for l, v := range q {
 				y[l] = float32(d1*float32(v&15)) - dm1
 				y[l+32] = float32(d2*float32(v>>4)) - dm2
@@ -335,8 +335,8 @@ func DequantizeRowQ5K(dst []float32, src []BlockQ5K) {
 			q := (*[32]byte)(b.Qs[32*c:])
 			sc1, m1 := KScaleMin(&b.Scales, 2*c)
 			sc2, m2 := KScaleMin(&b.Scales, 2*c+1)
-			d1, dm1 := d*float32(sc1), dmin*float32(m1)
-			d2, dm2 := d*float32(sc2), dmin*float32(m2)
+			d1, dm1 := float32(d*float32(sc1)), float32(dmin*float32(m1))
+			d2, dm2 := float32(d*float32(sc2)), float32(dmin*float32(m2))
 			for l, v := range q {
 				h := b.Qh[l] >> (2 * c)
 				y[l] = float32(d1*float32(v&15|(h&1)<<4)) - dm1
