@@ -48,7 +48,8 @@
 //
 // K and V may be float32 (Attention) or IEEE binary16 (AttentionF16, the
 // usual KV-cache type); grouped heads read their K/V head by index and K/V
-// are never copied or tiled as a whole.
+// are never copied or tiled as a whole. A KV cache with room for more rows
+// per head than SeqKV is read in place through Options.KVCapacity.
 package sdpa
 
 // FastTolerance is the part of Fast's tolerance that does not depend on the

@@ -52,8 +52,10 @@ func ExampleAttention_fast() {
 	// fast  [0.17366 -0.05660]
 }
 
-// AttentionF16 reads a binary16 KV cache directly. A -Inf mask entry masks
-// its key; a row whose every key is masked is zeros.
+// AttentionF16 reads a binary16 KV cache in place: here the cache has room
+// for 3 rows per head (KVCapacity) and holds 2 (SeqKV); the unused row is
+// never read. A -Inf mask entry masks its key; a row whose every key is
+// masked is zeros.
 func ExampleAttentionF16() {
 	shape := sdpa.Shape{Batch: 1, Heads: 1, KVHeads: 1, SeqQ: 2, SeqKV: 2, HeadDim: 2}
 	f16 := func(xs ...float32) []quant.F16 {
@@ -63,8 +65,9 @@ func ExampleAttentionF16() {
 		}
 		return h
 	}
-	k := f16(1, 0, 0, 1)
-	v := f16(10, 20, 30, 40)
+	nan := float32(math.NaN())
+	k := f16(1, 0, 0, 1, nan, nan) // [KVHeads, KVCapacity, HeadDim]
+	v := f16(10, 20, 30, 40, nan, nan)
 	q := []float32{1, 0, 0, 1}
 	inf := float32(math.Inf(-1))
 	mask := []float32{
@@ -72,7 +75,8 @@ func ExampleAttentionF16() {
 		inf, inf, // query 1 sees nothing
 	}
 	out := make([]float32, 4)
-	if err := sdpa.AttentionF16(nil, out, q, k, v, shape, sdpa.Options{Mask: mask}); err != nil {
+	opt := sdpa.Options{Mask: mask, KVCapacity: 3}
+	if err := sdpa.AttentionF16(nil, out, q, k, v, shape, opt); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -10,17 +10,22 @@ import (
 
 // ParallelMinWork is the number of multiply-adds (2·HeadDim per visible
 // (query, key) pair) below which an Exact call runs inline on the calling
-// goroutine instead of on the schedule. Exact does about 2 multiply-adds
-// per ns on one core of the benchmark machine, so this is ~15 µs of work:
-// below it, handing chunks to a pool (a few µs with warm workers; a parked
-// worker needs 100-200 µs to wake, while the caller does the work alone)
-// saves less than it costs. See BenchmarkSDPASmall and
+// goroutine instead of on the schedule.
+//
+// It is where the hardware pool starts to beat Sequential in
+// BenchmarkSDPASmall (decode-like calls, 4 heads, HeadDim 64, the
+// threshold disabled) on the 2-core benchmark machine: at 32K
+// multiply-adds (~17 µs of Exact work) the two tie, at 64K the pool is
+// ahead, at 128K it is 1.8x faster. Below that, handing chunks to a pool
+// (a few µs with warm workers; a parked worker needs 100-200 µs to wake,
+// while the caller does the work alone) saves less than it costs. See
 // bench/results/sdpa.md.
-const ParallelMinWork = 1 << 15
+const ParallelMinWork = 1 << 16
 
-// ParallelMinWorkFast is ParallelMinWork for Fast mode, which does several
-// times as many multiply-adds per second.
-const ParallelMinWorkFast = 1 << 17
+// ParallelMinWorkFast is ParallelMinWork for Fast mode, measured the same
+// way: the pool loses at 32K multiply-adds (~6 µs of Fast work) and wins
+// from 64K (~14 µs).
+const ParallelMinWorkFast = 1 << 16
 
 // Tiling. None of these depends on the schedule or the worker count, and in
 // Exact mode none of them changes the result; in Fast mode fastBlock and
@@ -71,6 +76,7 @@ type plan struct {
 	mask         []float32
 	maskPerBatch bool
 	group        int // Heads / KVHeads
+	capacity     int // rows per K/V head in k and v: KVCapacity or SeqKV
 	mode         Mode
 	ops          kernels.Ops // Fast only: read once per call
 	transposed   bool        // Fast only: K/V blocks transposed (see fastScores)
@@ -137,7 +143,7 @@ func (p *plan) qOff(b, h, i int) int {
 }
 
 func (p *plan) kvOff(b, h, j int) int {
-	return ((b*p.sh.KVHeads+h/p.group)*p.sh.SeqKV + j) * p.sh.HeadDim
+	return ((b*p.sh.KVHeads+h/p.group)*p.capacity + j) * p.sh.HeadDim
 }
 
 // run computes the call on s.

@@ -64,6 +64,12 @@ type Options struct {
 	Mask []float32
 	// Mode is Exact (the default) or Fast.
 	Mode Mode
+	// KVCapacity, if not 0, is the number of rows each K/V head has room
+	// for, as in a KV cache written in place: K and V are then [Batch,
+	// KVHeads, KVCapacity, HeadDim] and only the first SeqKV rows of each
+	// head are read (the rest may hold anything). 0 means SeqKV. It must be
+	// at least SeqKV.
+	KVCapacity int
 }
 
 // Errors returned by Attention and AttentionF16, for errors.Is. Every error
@@ -85,8 +91,9 @@ var (
 //
 // with g = h / (Heads/KVHeads), on the schedule s (nil means
 // sched.Sequential). Every slice must have exactly the length its layout
-// needs (see Shape and Options.Mask); out must not overlap q, k, v or the
-// mask. Bad arguments are an error wrapping ErrShape, ErrOption or ErrOverlap
+// needs (see Shape, Options.Mask and Options.KVCapacity): a longer slice is
+// an error too, because a layout mistake usually shows up that way. out must
+// not overlap q, k, v or the mask. Bad arguments are an error wrapping ErrShape, ErrOption or ErrOverlap
 // that names the field; out is then untouched.
 //
 // A key is masked for row i if it lies after the row's causal position or
@@ -198,7 +205,14 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		return nil, shapeErr(op, "Shape.KVHeads = %d does not divide Shape.Heads = %d", sh.KVHeads, sh.Heads)
 	}
 	nq, ok1 := mulAll(sh.Batch, sh.Heads, sh.SeqQ, sh.HeadDim)
-	nkv, ok2 := mulAll(sh.Batch, sh.KVHeads, sh.SeqKV, sh.HeadDim)
+	capacity := sh.SeqKV
+	if opt.KVCapacity != 0 {
+		if opt.KVCapacity < sh.SeqKV {
+			return nil, shapeErr(op, "Options.KVCapacity = %d, want 0 or at least Shape.SeqKV = %d", opt.KVCapacity, sh.SeqKV)
+		}
+		capacity = opt.KVCapacity
+	}
+	nkv, ok2 := mulAll(sh.Batch, sh.KVHeads, capacity, sh.HeadDim)
 	nm, ok3 := mulAll(sh.SeqQ, sh.SeqKV)
 	nmb, ok4 := mulAll(sh.Batch, sh.SeqQ, sh.SeqKV)
 	// Work estimates multiply these by up to 2·SeqKV·HeadDim more; keep
@@ -208,14 +222,18 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		return nil, shapeErr(op, "Shape %+v is too large (its sizes overflow int)", sh)
 	}
 	_ = wk
+	kvLayout := "Batch·KVHeads·SeqKV·HeadDim"
+	if opt.KVCapacity != 0 {
+		kvLayout = "Batch·KVHeads·KVCapacity·HeadDim"
+	}
 	for _, c := range []struct {
 		name, layout string
 		got, want    int
 	}{
 		{"q", "Batch·Heads·SeqQ·HeadDim", len(q), nq},
 		{"out", "Batch·Heads·SeqQ·HeadDim", len(out), nq},
-		{"k", "Batch·KVHeads·SeqKV·HeadDim", lenK, nkv},
-		{"v", "Batch·KVHeads·SeqKV·HeadDim", lenV, nkv},
+		{"k", kvLayout, lenK, nkv},
+		{"v", kvLayout, lenV, nkv},
 	} {
 		if c.got != c.want {
 			return nil, shapeErr(op, "len(%s) = %d, want %s = %d", c.name, c.got, c.layout, c.want)
@@ -248,6 +266,7 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		mask:         opt.Mask,
 		maskPerBatch: maskPerBatch,
 		group:        sh.Heads / sh.KVHeads,
+		capacity:     capacity,
 		mode:         opt.Mode,
 	}, nil
 }

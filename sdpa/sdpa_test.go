@@ -487,3 +487,58 @@ func TestNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestKVCapacity: K/V in a cache with room for more rows than SeqKV (the
+// unused rows full of NaN) give the bits of the compact layout, in both
+// modes and for both element types.
+func TestKVCapacity(t *testing.T) {
+	for _, sh := range []Shape{
+		{2, 4, 2, 1, 700, 8},  // decode: Fast key chunks
+		{1, 6, 3, 9, 300, 16}, // prefill: Fast transposed blocks
+		{2, 2, 2, 3, 0, 4},    // no keys
+		{1, 2, 1, 5, 37, 3},   // odd sizes
+	} {
+		for _, extra := range []int{0, 1, 77} {
+			capacity := sh.SeqKV + extra
+			rng := rand.New(rand.NewPCG(uint64(capacity), 9))
+			in := randInputs(rng, sh, 1)
+			embed := func(x []float32) []float32 {
+				out := make([]float32, sh.Batch*sh.KVHeads*capacity*sh.HeadDim)
+				for i := range out {
+					out[i] = float32(math.NaN())
+				}
+				n := sh.SeqKV * sh.HeadDim
+				for bg := 0; bg < sh.Batch*sh.KVHeads; bg++ {
+					copy(out[bg*capacity*sh.HeadDim:], x[bg*n:(bg+1)*n])
+				}
+				return out
+			}
+			kc, vc := embed(in.k), embed(in.v)
+			for _, mode := range []Mode{Exact, Fast} {
+				opt := Options{Causal: true, Mode: mode}
+				want := make([]float32, outLen(sh))
+				if err := Attention(sched.Sequential, want, in.q, in.k, in.v, sh, opt); err != nil {
+					t.Fatal(err)
+				}
+				opt.KVCapacity = capacity
+				got := guard(len(want))
+				if err := Attention(goSchedule{1}, got, in.q, kc, vc, sh, opt); err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%+v/capacity=%d/%v", sh, capacity, mode)
+				assertBits(t, name, got, want)
+				want16 := make([]float32, outLen(sh))
+				opt.KVCapacity = 0
+				if err := AttentionF16(sched.Sequential, want16, in.q, toF16(in.k), toF16(in.v), sh, opt); err != nil {
+					t.Fatal(err)
+				}
+				opt.KVCapacity = capacity
+				got16 := guard(len(want))
+				if err := AttentionF16(sched.Hardware(), got16, in.q, toF16(kc), toF16(vc), sh, opt); err != nil {
+					t.Fatal(err)
+				}
+				assertBits(t, name+"/f16", got16, want16)
+			}
+		}
+	}
+}
