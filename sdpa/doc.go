@@ -6,6 +6,8 @@
 //     the same bits under every schedule and worker count, on every machine
 //     and GOARCH, and grouped K/V gives the bits of K/V tiled to one head per
 //     query head.
+//     (TestExactGolden pins hashes of Exact results that amd64 and arm64
+//     both reproduce.)
 //   - Fast uses the float32 SIMD kernels of package kernels (dot, axpy, max,
 //     vectorised exp), an online softmax over fixed blocks of keys, and
 //     float32 accumulators. It is not bit-identical to Exact, nor across
