@@ -1,6 +1,8 @@
 // Command corelane shows what corelane does on this machine.
 //
-//	corelane info [-json]   CPU, features, topology, affinity and the kernel table
+//	corelane profile [flags]  a Llama-shaped decoder on corelane ops: time per
+//	                          part, tok/s, and a bit-identity check across schedules
+//	corelane info [-json]     CPU, features, topology, affinity and the kernel table
 //
 // CORELANE_KERNELS=name forces a kernel variant; an unknown or unsupported
 // name is an error listing what this CPU supports.
@@ -22,6 +24,10 @@ import (
 const usage = `usage: corelane <command> [flags]
 
 commands:
+  profile [flags] run a Llama-shaped decoder (random Q4_K_M weights) under the
+                  sequential and hardware schedules and both attention modes;
+                  print where the time goes and check the logits are
+                  bit-identical across schedules (-h for flags)
   info [-json]    CPU, features, cores, affinity and the kernel table
 `
 
@@ -40,11 +46,16 @@ func run(args []string, out io.Writer) error {
 	switch args[0] {
 	case "info":
 		return info(args[1:], out)
+	case "profile":
+		if err := kernels.InitErr(); err != nil {
+			return err
+		}
+		return profile(args[1:], out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (want info)", args[0])
+	return fmt.Errorf("unknown command %q (want profile or info)", args[0])
 }
 
 // infoReport is what `corelane info` prints.
