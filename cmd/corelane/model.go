@@ -21,7 +21,7 @@ var presets = map[string]modelShape{
 	// small, the default, runs the whole profile in well under a minute on 2
 	// cores; tiny in a few seconds.
 	"small": {Name: "small", Dim: 768, Layers: 6, Heads: 12, KVHeads: 4, FFN: 2048, Vocab: 8192, NormEps: 1e-5, RopeBase: 10000},
-	"tiny": {Name: "tiny", Dim: 512, Layers: 4, Heads: 8, KVHeads: 2, FFN: 1536, Vocab: 4096, NormEps: 1e-5, RopeBase: 10000},
+	"tiny":  {Name: "tiny", Dim: 512, Layers: 4, Heads: 8, KVHeads: 2, FFN: 1536, Vocab: 4096, NormEps: 1e-5, RopeBase: 10000},
 	// llama-3.2-1b has Llama-3.2-1B's layer shapes (vocabulary cut to 32000
 	// by default to keep start-up short; -vocab 128256 for the real one).
 	"llama-3.2-1b": {Name: "llama-3.2-1b", Dim: 2048, Layers: 16, Heads: 32, KVHeads: 8, FFN: 8192, Vocab: 32000, NormEps: 1e-5, RopeBase: 500000},
