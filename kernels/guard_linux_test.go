@@ -15,6 +15,16 @@ import (
 // need 2- or 4-byte alignment), which puts the end exactly at the page.
 func guardedBytes(t testing.TB, n int) []byte {
 	t.Helper()
+	b, free := guardedBytesTemp(t, n)
+	t.Cleanup(free)
+	return b
+}
+
+// guardedBytesTemp is guardedBytes for a caller that frees the memory itself
+// (tests that make thousands of guarded copies, which would otherwise stay
+// mapped until the test ends).
+func guardedBytesTemp(t testing.TB, n int) ([]byte, func()) {
+	t.Helper()
 	page := unix.Getpagesize()
 	size := (n+page-1)/page*page + page
 	mem, err := unix.Mmap(-1, 0, size, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
@@ -24,26 +34,33 @@ func guardedBytes(t testing.TB, n int) []byte {
 	if err := unix.Mprotect(mem[size-page:], unix.PROT_NONE); err != nil {
 		t.Fatalf("mprotect: %v", err)
 	}
-	t.Cleanup(func() { unix.Munmap(mem) })
-	return mem[size-page-n : size-page : size-page]
+	return mem[size-page-n : size-page : size-page], func() { unix.Munmap(mem) }
 }
 
 // guarded copies a block (or float32) slice into guarded memory so that it
 // ends exactly at a PROT_NONE page.
 func guarded[T any](t testing.TB, src []T) []T {
 	t.Helper()
+	out, free := guardedTemp(t, src)
+	t.Cleanup(free)
+	return out
+}
+
+// guardedTemp is guarded for a caller that frees the copy itself.
+func guardedTemp[T any](t testing.TB, src []T) ([]T, func()) {
+	t.Helper()
 	var z T
 	sz := int(unsafe.Sizeof(z))
 	if len(src) == 0 {
-		return src[:0]
+		return src[:0], func() {}
 	}
 	if (len(src)*sz)%int(unsafe.Alignof(z)) != 0 {
 		t.Fatalf("guarded: %d×%d bytes cannot end on a page with %d-byte alignment", len(src), sz, unsafe.Alignof(z))
 	}
-	b := guardedBytes(t, len(src)*sz)
+	b, free := guardedBytesTemp(t, len(src)*sz)
 	out := unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(src))
 	copy(out, src)
-	return out
+	return out, free
 }
 
 const haveGuardPages = true

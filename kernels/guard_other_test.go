@@ -8,4 +8,8 @@ import "testing"
 // on Linux (where CI runs).
 func guarded[T any](t testing.TB, src []T) []T { return append([]T(nil), src...) }
 
+func guardedTemp[T any](t testing.TB, src []T) ([]T, func()) {
+	return append([]T(nil), src...), func() {}
+}
+
 const haveGuardPages = false

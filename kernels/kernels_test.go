@@ -153,6 +153,7 @@ func TestRegistryErrors(t *testing.T) {
 	if err := Register(Variant{Name: "test-unsupported", Rank: 1000, Requires: []cpuid.FeatureID{missing}, Ops: Ops{DotF32: dotF32Generic}}); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { unregister(t, "test-unsupported") })
 	for _, v := range Variants() {
 		if v == "test-unsupported" {
 			t.Fatal("unsupported variant listed as runnable")
@@ -234,9 +235,11 @@ func TestConcurrentDispatch(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 50; i++ {
-		if err := Register(Variant{Name: fmt.Sprintf("race-%d", i), Rank: -1 - i, Ops: Ops{DotF32: dotF32Generic}}); err != nil {
+		name := fmt.Sprintf("race-%d", i)
+		if err := Register(Variant{Name: name, Rank: -1 - i, Ops: Ops{DotF32: dotF32Generic}}); err != nil {
 			t.Fatal(err)
 		}
+		t.Cleanup(func() { unregister(t, name) })
 		for _, v := range Variants() {
 			restore, err := Use(v)
 			if err != nil {

@@ -210,6 +210,7 @@ func kqGuardSweep[W any](t *testing.T, typ kqType[W], v *Variant) {
 // at a PROT_NONE page (an over-read or over-write faults), outputs pre-filled
 // and checked outside the result, inputs checked unchanged.
 func TestKQuantGuardPages(t *testing.T) {
+	skipSweepInShort(t)
 	if !haveGuardPages {
 		t.Skip("guard pages need mmap (Linux)")
 	}

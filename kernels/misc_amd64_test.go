@@ -188,6 +188,7 @@ func firstDiff(a, b []byte) int {
 var specialF16 = []quant.F16{0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0xfbff, 0x3c00, 0xbc00, 0x1000}
 
 func TestMiscDequantMatchesGeneric(t *testing.T) {
+	skipSweepInShort(t)
 	g := genericVariant().Ops
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(21, 22))
@@ -329,6 +330,7 @@ func quantInput(r *rand.Rand, values, block int) []float32 {
 }
 
 func TestMiscQuantizeMatchesGeneric(t *testing.T) {
+	skipSweepInShort(t)
 	g := genericVariant().Ops
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(23, 24))
@@ -504,6 +506,7 @@ func TestMiscGGML(t *testing.T) {
 // checks them against the bounds of TestF32Tolerance; ExpSum's values must
 // have the bits of Exp32, Scale's and Max's are exact.
 func TestMiscF32Guarded(t *testing.T) {
+	skipSweepInShort(t)
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(25, 26))
 		for n := 0; n <= 2*256+1; n++ {
@@ -578,6 +581,7 @@ func TestMiscF32Guarded(t *testing.T) {
 // both signs) and the edges of Exp32's range reduction through every
 // variant's ExpSum: each value must have the bits of Exp32.
 func TestMiscExpSumIsExp32(t *testing.T) {
+	skipSweepInShort(t)
 	var x []float32
 	for b := uint32(0); b < 0x7f800000; b += 2039 {
 		x = append(x, math.Float32frombits(b), math.Float32frombits(b|1<<31))

@@ -79,7 +79,10 @@ func extremeQ8_0(n int, v int8) []quant.BlockQ8_0 {
 // them unchanged.
 func guardCheck[W, X any](t *testing.T, w []W, x []X, f func(w []W, x []X)) {
 	t.Helper()
-	gw, gx := guarded(t, w), guarded(t, x)
+	gw, freeW := guardedTemp(t, w)
+	defer freeW()
+	gx, freeX := guardedTemp(t, x)
+	defer freeX()
 	bw, bx := append([]byte(nil), quantBytes(gw)...), append([]byte(nil), quantBytes(gx)...)
 	f(gw, gx)
 	if !bytes.Equal(bw, quantBytes(gw)) || !bytes.Equal(bx, quantBytes(gx)) {
@@ -164,6 +167,7 @@ func checkRowKernels[W, X any](t *testing.T, typ string, nb int, gen func(rows i
 // super-blocks' worth plus one (Q8_0: up to 8·17+1 blocks), with random and
 // extreme operands.
 func TestQ6KQ8_0GuardPages(t *testing.T) {
+	skipSweepInShort(t)
 	if !haveGuardPages {
 		t.Log("no guard pages on this OS; plain copies")
 	}
