@@ -137,7 +137,10 @@ func ops(t *testing.T) []parityOp {
 		unary("Scale", func(c spi.Context, d []float32) error { return c.Scale(d, a, 0.37) }),
 	)
 	table := matrix(t, r, quant.Q4K, 50, dim)
-	ids := []int{3, 49, 0, 17, 17, 8, 22}
+	ids := make([]int, 300) // enough rows to split: GetRows runs 64 rows of 256 a task
+	for i := range ids {
+		ids[i] = r.IntN(table.Rows)
+	}
 	list = append(list, parityOp{"GetRows", true, func(c spi.Context) ([]float32, error) {
 		dst := make([]float32, len(ids)*dim)
 		return dst, c.GetRows(dst, table, ids)
