@@ -22,6 +22,19 @@ func kScales(s *[quant.KScaleSize]byte) (sc, m [8]int32) {
 	return
 }
 
+// kAccumulate is the float step of one Q4_K/Q5_K super-block (package
+// doc): dd = f16(d)·D and dm = f16(dmin)·D, then per lane
+// acc[l] += dd·A[l] and accm[j] += dm·m_j·(bsums[2j]+bsums[2j+1]).
+func kAccumulate(acc, accm *[8]float32, A, m *[8]int32, xb *quant.BlockQ8K, d, dmin quant.F16) {
+	dd := float32(d.Float32() * xb.D)
+	dm := float32(dmin.Float32() * xb.D)
+	for l := 0; l < 8; l++ {
+		acc[l] += float32(dd * float32(A[l]))
+		M := m[l] * (int32(xb.BSums[2*l]) + int32(xb.BSums[2*l+1]))
+		accm[l] += float32(dm * float32(M))
+	}
+}
+
 // dotQ4KGeneric is the reference for every DotQ4K variant (order: package doc).
 func dotQ4KGeneric(w []quant.BlockQ4K, x []quant.BlockQ8K) float32 {
 	var acc, accm [8]float32
@@ -42,13 +55,7 @@ func dotQ4KGeneric(w []quant.BlockQ4K, x []quant.BlockQ8K) float32 {
 				A[l] += sc[2*c]*lo + sc[2*c+1]*hi
 			}
 		}
-		dd := float32(wb.D.Float32() * xb.D)
-		dm := float32(wb.DMin.Float32() * xb.D)
-		for l := 0; l < 8; l++ {
-			acc[l] += float32(dd * float32(A[l]))
-			M := m[l] * (int32(xb.BSums[2*l]) + int32(xb.BSums[2*l+1]))
-			accm[l] += float32(dm * float32(M))
-		}
+		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
 	return hsum8(&acc) - hsum8(&accm)
 }
@@ -82,13 +89,7 @@ func dotQ5KGeneric(w []quant.BlockQ5K, x []quant.BlockQ8K) float32 {
 				A[l] += sc[2*c]*lo + sc[2*c+1]*hi
 			}
 		}
-		dd := float32(wb.D.Float32() * xb.D)
-		dm := float32(wb.DMin.Float32() * xb.D)
-		for l := 0; l < 8; l++ {
-			acc[l] += float32(dd * float32(A[l]))
-			M := m[l] * (int32(xb.BSums[2*l]) + int32(xb.BSums[2*l+1]))
-			accm[l] += float32(dm * float32(M))
-		}
+		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
 	return hsum8(&acc) - hsum8(&accm)
 }
