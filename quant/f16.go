@@ -1,6 +1,9 @@
 package quant
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // F16 is an IEEE 754 binary16 value, stored as its bits (Go has no float16).
 type F16 uint16
@@ -64,4 +67,28 @@ func f32ToF16Bits(b uint32) uint16 {
 		h++ // may become the smallest normal (0x400): correct
 	}
 	return sign | uint16(h)
+}
+
+// F16Table returns the float32 value of every binary16 bit pattern:
+// F16Table()[h] == h.Float32() bit for bit. The 256 KiB table is built on
+// first use; a lookup is several times faster than converting the bits, and
+// it stays in L2, so conversion loops over many values should use it.
+func F16Table() *[1 << 16]float32 { return f16Table() }
+
+var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
+	t := new([1 << 16]float32)
+	for i := range t {
+		t[i] = F16(i).Float32()
+	}
+	return t
+})
+
+// ToFloat32 converts src to float32 into dst (len(dst) must be at least
+// len(src)), exactly, through F16Table.
+func ToFloat32(dst []float32, src []F16) {
+	t := f16Table()
+	dst = dst[:len(src)]
+	for i, h := range src {
+		dst[i] = t[h]
+	}
 }

@@ -133,3 +133,19 @@ func TestFromFloat32Reference(t *testing.T) {
 		check(float32(r.NormFloat64() * math.Pow(2, float64(r.IntN(50)-30))))
 	}
 }
+
+func TestF16Table(t *testing.T) {
+	tab := F16Table()
+	src := make([]F16, 1<<16)
+	for i := range src {
+		src[i] = F16(i)
+	}
+	dst := make([]float32, len(src))
+	ToFloat32(dst, src)
+	for i := range src {
+		want := math.Float32bits(F16(i).Float32())
+		if math.Float32bits(tab[i]) != want || math.Float32bits(dst[i]) != want {
+			t.Fatalf("F16 %#04x: table %#08x, ToFloat32 %#08x, Float32 %#08x", i, math.Float32bits(tab[i]), math.Float32bits(dst[i]), want)
+		}
+	}
+}

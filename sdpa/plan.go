@@ -223,16 +223,9 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 	panic("unreachable")
 }
 
-// f16Table maps every binary16 bit pattern to its float32 value
-// (quant.F16.Float32, exact). 256 KiB, built on the first binary16 call; a
-// lookup is several times faster than converting the bits, and stays in L2.
-var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
-	t := new([1 << 16]float32)
-	for i := range t {
-		t[i] = quant.F16(i).Float32()
-	}
-	return t
-})
+// f16Table maps every binary16 bit pattern to its float32 value (exact):
+// quant's shared 256 KiB table.
+var f16Table = quant.F16Table
 
 // Scratch buffers, reused across calls and tasks.
 var scratch sync.Pool

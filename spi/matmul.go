@@ -88,9 +88,7 @@ func (c Context) matMul(op string, dst []float32, w Matrix, x []float32, n int) 
 			return fmt.Errorf("spi: %s: %w", op, err)
 		}
 		c.floatMatMul(dst, w.Rows, w.Cols, x, n, func(r int, buf []float32) []float32 {
-			for i, h := range wh[r*w.Cols : (r+1)*w.Cols] {
-				buf[i] = h.Float32()
-			}
+			quant.ToFloat32(buf, wh[r*w.Cols:(r+1)*w.Cols])
 			return buf
 		})
 		return nil
