@@ -2,9 +2,9 @@
 
 package kernels
 
-import "github.com/corelane/corelane/kernels/arm64"
+import "github.com/corelane/corelane/kernels/internal/arm64"
 
-// The float32 kernels of kernels/arm64, adapted to Ops. neon and dotprod
+// The float32 kernels of kernels/internal/arm64, adapted to Ops. neon and dotprod
 // share them (the dot-product extension has nothing to add to float32
 // work). Every adapter checks its lengths (a mismatch panics, as the
 // generic kernels do) before the assembly touches memory.

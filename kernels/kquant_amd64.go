@@ -7,11 +7,11 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/amd64"
+	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
-// The Q4_K and Q5_K assembly kernels of kernels/amd64 as Ops of the amd64
+// The Q4_K and Q5_K assembly kernels of kernels/internal/amd64 as Ops of the amd64
 // variants. Each variant has a multi-row matrix-vector kernel (also used for
 // a single dot) and a matrix-matrix tile of one weight row by four activation
 // columns; the zmm variants also have a two-row matrix-vector kernel and a

@@ -5,12 +5,12 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/arm64"
+	"github.com/corelane/corelane/kernels/internal/arm64"
 	"github.com/corelane/corelane/quant"
 )
 
 // The arm64 quantized dot kernels. One assembly routine per (type,
-// variant) computes whole rows (see package kernels/arm64); Dot is one row,
+// variant) computes whole rows (see package kernels/internal/arm64); Dot is one row,
 // MatVec all rows in one call, MatMul one call per activation column. The
 // lengths are checked here, before any assembly touches memory.
 var _ = addARM64(func(variant string, o *Ops) {

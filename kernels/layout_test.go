@@ -4,8 +4,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/corelane/corelane/kernels/amd64"
-	"github.com/corelane/corelane/kernels/arm64"
+	"github.com/corelane/corelane/kernels/internal/amd64"
+	"github.com/corelane/corelane/kernels/internal/arm64"
 	"github.com/corelane/corelane/quant"
 )
 

@@ -5,12 +5,12 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/amd64"
+	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
 // The float32, dequantization and activation-quantization kernels of
-// kernels/amd64, adapted to Ops. Every adapter checks its lengths (a
+// kernels/internal/amd64, adapted to Ops. Every adapter checks its lengths (a
 // mismatch panics, as the generic kernels do) before the assembly touches
 // memory.
 //

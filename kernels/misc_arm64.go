@@ -5,11 +5,11 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/arm64"
+	"github.com/corelane/corelane/kernels/internal/arm64"
 	"github.com/corelane/corelane/quant"
 )
 
-// The activation quantizers and the dequantizers of kernels/arm64, adapted
+// The activation quantizers and the dequantizers of kernels/internal/arm64, adapted
 // to Ops (neon and dotprod share them: the dot-product extension has
 // nothing to add). The adapters check the lengths (a mismatch panics)
 // before the assembly touches memory.

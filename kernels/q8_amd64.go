@@ -5,11 +5,11 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/amd64"
+	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
-// The Q6_K · Q8_K and Q8_0 · Q8_0 kernels of kernels/amd64, adapted to
+// The Q6_K · Q8_K and Q8_0 · Q8_0 kernels of kernels/internal/amd64, adapted to
 // Ops. Every adapter checks its lengths (a mismatch panics, as an index out
 // of range in the generic kernels would) before any assembly touches memory.
 var _ = addAMD64(func(variant string, o *Ops) {

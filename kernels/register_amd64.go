@@ -5,7 +5,7 @@ package kernels
 import "github.com/klauspost/cpuid/v2"
 
 // The amd64 variants and the CPU features each one's code uses. The kernels
-// themselves live in kernels/amd64; the files *_amd64.go in this package
+// themselves live in kernels/internal/amd64; the files *_amd64.go in this package
 // adapt them to Ops and add them to amd64Ops.
 var amd64Variants = []Variant{
 	{Name: "avx2", Rank: 10, Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C}},

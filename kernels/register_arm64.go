@@ -5,7 +5,7 @@ package kernels
 import "github.com/klauspost/cpuid/v2"
 
 // The arm64 variants and the CPU features each one's code uses. The kernels
-// themselves live in kernels/arm64; the files *_arm64.go in this package
+// themselves live in kernels/internal/arm64; the files *_arm64.go in this package
 // adapt them to Ops and add them to arm64Ops.
 var arm64Variants = []Variant{
 	{Name: "neon", Rank: 10, Requires: []cpuid.FeatureID{cpuid.ASIMD}},
