@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -9,7 +8,8 @@ import (
 )
 
 // ErrShape is wrapped by every argument error of the checked entry points.
-var ErrShape = errors.New("bad shape")
+// It is quant.ErrShape, the module's one shape sentinel.
+var ErrShape = quant.ErrShape
 
 // Current returns the resolved kernels of the current snapshot. Callers that
 // validated their arguments once may call the functions directly in a hot

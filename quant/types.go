@@ -28,11 +28,26 @@ const (
 // Sentinel errors. Every error this package returns wraps one of them, so a
 // caller can test with errors.Is.
 var (
-	ErrUnknownType = errors.New("unknown type")
-	ErrLength      = errors.New("bad length")
-	ErrAlignment   = errors.New("misaligned")
-	ErrNotFinite   = errors.New("non-finite input")
+	// ErrShape is the module's one shape sentinel: kernels.ErrShape,
+	// sdpa.ErrShape and spi.ErrShape are this value, so errors.Is(err,
+	// spi.ErrShape) holds for a shape error from any layer.
+	ErrShape = errors.New("bad shape")
+	// ErrLength (a byte or value count that is not whole blocks) is a shape
+	// error too: errors.Is(err, ErrShape) holds for it.
+	ErrLength      error = &subError{"bad length", ErrShape}
+	ErrUnknownType       = errors.New("unknown type")
+	ErrAlignment         = errors.New("misaligned")
+	ErrNotFinite         = errors.New("non-finite input")
 )
+
+// subError is a sentinel that is also its parent for errors.Is.
+type subError struct {
+	msg    string
+	parent error
+}
+
+func (e *subError) Error() string { return e.msg }
+func (e *subError) Unwrap() error { return e.parent }
 
 type typeInfo struct {
 	name       string

@@ -77,7 +77,8 @@ type Options struct {
 var (
 	// ErrShape: a dimension is out of range, a slice has the wrong length,
 	// or KVHeads does not divide Heads.
-	ErrShape = errors.New("bad shape")
+	// It is quant.ErrShape, the module's one shape sentinel.
+	ErrShape = quant.ErrShape
 	// ErrOption: an Options field is invalid (Scale not finite, unknown
 	// Mode).
 	ErrOption = errors.New("bad option")

@@ -23,11 +23,14 @@ import (
 	"sync"
 
 	"github.com/corelane/corelane/kernels"
+	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 )
 
-// ErrShape is wrapped by every argument error of the ops.
-var ErrShape = errors.New("bad shape")
+// ErrShape is wrapped by every argument error of the ops, whichever layer
+// found it: it is quant.ErrShape, which kernels.ErrShape and sdpa.ErrShape
+// also are.
+var ErrShape = quant.ErrShape
 
 func shapeErr(op, format string, args ...any) error {
 	return fmt.Errorf("spi: %s: %w: %s", op, ErrShape, fmt.Sprintf(format, args...))
