@@ -21,56 +21,85 @@ func shapeErr(op, format string, args ...any) error {
 }
 
 // Dot returns the dot product of one row w of type t with x, which must be
-// the same number of values already quantized to quant.ActivationType(t).
+// the same number of values already quantized to quant.ActivationType(t):
+// len(w) is exactly one row's bytes.
 func Dot(t quant.Type, w, x []byte) (float32, error) {
+	rows, err := checkProduct("Dot", t, w, x, 1)
+	if err != nil {
+		return 0, err
+	}
+	if rows != 1 {
+		return 0, shapeErr("Dot", "w is %d bytes: %d rows of the %d values x holds, want exactly 1", len(w), rows, len(x)/quant.ActivationType(t).BlockBytes()*t.BlockSize())
+	}
 	var out [1]float32
-	if err := MatVec(t, out[:], w, x); err != nil {
-		return 0, fmt.Errorf("%w (in Dot)", err)
+	if err := runProduct("Dot", t, out[:], 1, w, x, 1); err != nil {
+		return 0, err
 	}
 	return out[0], nil
 }
 
-// MatVec sets dst[r] to the dot product of row r of w with x, for the
-// len(dst) rows of w. w has type t; x is one row already quantized to
-// quant.ActivationType(t). Each dst[r] has exactly the bits Dot would give.
+// MatVec sets dst[r] to the dot product of row r of w with x, for every
+// row of w: len(dst) is exactly the number of rows. w has type t; x is one
+// row already quantized to quant.ActivationType(t). Each dst[r] has exactly
+// the bits Dot would give.
 func MatVec(t quant.Type, dst []float32, w, x []byte) error {
-	return MatMul(t, dst, len(dst), w, x, 1)
+	rows, err := checkProduct("MatVec", t, w, x, 1)
+	if err != nil {
+		return err
+	}
+	if len(dst) != rows {
+		return shapeErr("MatVec", "len(dst) = %d, want %d (one per row of w)", len(dst), rows)
+	}
+	return runProduct("MatVec", t, dst, rows, w, x, 1)
 }
 
 // MatMul sets dst[c·ldd + r] to the dot product of row r of w with row c of
 // x, for r < rows and c < cols, where x holds cols rows already quantized to
-// quant.ActivationType(t) and rows = len(w) / rowBytes. Each element has
-// exactly the bits Dot would give for that pair.
+// quant.ActivationType(t) and rows = len(w) / rowBytes. ldd ≥ rows, and
+// len(dst) lies between (cols−1)·ldd + rows (the last element written) and
+// cols·ldd (a full [cols, ldd] matrix); elements of dst at r ≥ rows are not
+// written. Each element has exactly the bits Dot would give for that pair.
 func MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
 	const op = "MatMul"
+	rows, err := checkProduct(op, t, w, x, cols)
+	if err != nil {
+		return err
+	}
+	if ldd < rows {
+		return shapeErr(op, "ldd = %d < %d rows of w", ldd, rows)
+	}
+	if lo, hi := (cols-1)*ldd+rows, cols*ldd; len(dst) < lo || len(dst) > hi {
+		return shapeErr(op, "len(dst) = %d, want %d to %d for %d columns of %d rows with ldd %d", len(dst), lo, hi, cols, rows, ldd)
+	}
+	return runProduct(op, t, dst, ldd, w, x, cols)
+}
+
+// checkProduct validates the operands of a quantized product and returns
+// the number of weight rows.
+func checkProduct(op string, t quant.Type, w, x []byte, cols int) (rows int, err error) {
 	at := quant.ActivationType(t)
 	if !t.Valid() || at == quant.F32 || t == quant.Q8K || t == quant.Q8_1 {
-		return fmt.Errorf("kernels: %s: %w: weight type %v has no quantized dot (want q4_K, q5_K, q6_K, q8_0, q4_0, q4_1, q5_0, q5_1)", op, quant.ErrUnknownType, t)
+		return 0, fmt.Errorf("kernels: %s: %w: weight type %v has no quantized dot (want q4_K, q5_K, q6_K, q8_0, q4_0, q4_1, q5_0, q5_1)", op, quant.ErrUnknownType, t)
 	}
 	if cols <= 0 {
-		return shapeErr(op, "cols = %d, want > 0", cols)
+		return 0, shapeErr(op, "cols = %d, want > 0", cols)
 	}
 	if len(x)%(cols*at.BlockBytes()) != 0 {
-		return shapeErr(op, "activations are %d bytes, not %d rows of whole %v blocks", len(x), cols, at)
+		return 0, shapeErr(op, "x is %d bytes, not %d rows of whole %v blocks (%d bytes each)", len(x), cols, at, at.BlockBytes())
 	}
 	nb := len(x) / cols / at.BlockBytes() // blocks per row
 	if nb == 0 {
-		return shapeErr(op, "empty rows (0 values per row)")
+		return 0, shapeErr(op, "x is empty (0 values per row)")
 	}
 	rowBytes := nb * t.BlockBytes()
-	if len(w)%rowBytes != 0 {
-		return shapeErr(op, "weights are %d bytes, not whole rows of %d %v blocks (%d bytes)", len(w), nb, t, rowBytes)
+	if len(w)%rowBytes != 0 || len(w) == 0 {
+		return 0, shapeErr(op, "w is %d bytes, want a positive multiple of %d (rows of %d %v blocks, the %d values per row of x)", len(w), rowBytes, nb, t, nb*t.BlockSize())
 	}
-	rows := len(w) / rowBytes
-	if ldd < rows {
-		return shapeErr(op, "ldd = %d < rows = %d", ldd, rows)
-	}
-	if need := (cols-1)*ldd + rows; len(dst) < need {
-		return shapeErr(op, "dst has %d elements, want at least %d for %d×%d with ldd %d", len(dst), need, cols, rows, ldd)
-	}
-	if rows == 0 {
-		return nil
-	}
+	return len(w) / rowBytes, nil
+}
+
+// runProduct runs a checked product on the current kernels.
+func runProduct(op string, t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
 	k := load().ops
 	var err error
 	switch t {
@@ -97,7 +126,7 @@ func MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
 	return nil
 }
 
-func runMatMul[W, X any](mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int),
+func runMatMul[W, X any](mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int, *Prep),
 	asW func([]byte) ([]W, error), asX func([]byte) ([]X, error),
 	dst []float32, ldd int, w, x []byte, cols int) error {
 	wb, err := asW(w)
@@ -112,7 +141,7 @@ func runMatMul[W, X any](mv func([]float32, []W, []X), mm func([]float32, int, [
 		mv(dst[:len(wb)/len(xb)], wb, xb)
 		return nil
 	}
-	mm(dst, ldd, wb, xb, cols)
+	mm(dst, ldd, wb, xb, cols, nil)
 	return nil
 }
 

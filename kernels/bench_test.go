@@ -125,10 +125,10 @@ func BenchmarkMatMul(b *testing.B) {
 		bytes int
 		run   func(k Ops)
 	}{
-		{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatMulQ4K(dst, rows, d.q4, d.xk, cols) }},
-		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatMulQ5K(dst, rows, d.q5, d.xk, cols) }},
-		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatMulQ6K(dst, rows, d.q6, d.xk, cols) }},
-		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatMulQ8_0(dst, rows, d.q8, d.x8, cols) }},
+		{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatMulQ4K(dst, rows, d.q4, d.xk, cols, nil) }},
+		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatMulQ5K(dst, rows, d.q5, d.xk, cols, nil) }},
+		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatMulQ6K(dst, rows, d.q6, d.xk, cols, nil) }},
+		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatMulQ8_0(dst, rows, d.q8, d.x8, cols, nil) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {

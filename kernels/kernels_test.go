@@ -102,17 +102,17 @@ func TestMatVecMatMulMatchDot(t *testing.T) {
 					xk := randQ8K(r, nb*cols)
 					w4 := randQ4K(r, nb*rows)
 					check("q4_K", func(rr, c int) float32 { return dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xk[c*nb:(c+1)*nb]) },
-						func(dst []float32) { k.MatMulQ4K(dst, ldd, w4, xk, cols) })
+						func(dst []float32) { k.MatMulQ4K(dst, ldd, w4, xk, cols, nil) })
 					w5 := randQ5K(r, nb*rows)
 					check("q5_K", func(rr, c int) float32 { return dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xk[c*nb:(c+1)*nb]) },
-						func(dst []float32) { k.MatMulQ5K(dst, ldd, w5, xk, cols) })
+						func(dst []float32) { k.MatMulQ5K(dst, ldd, w5, xk, cols, nil) })
 					w6 := randQ6K(r, nb*rows)
 					check("q6_K", func(rr, c int) float32 { return dotQ6KGeneric(w6[rr*nb:(rr+1)*nb], xk[c*nb:(c+1)*nb]) },
-						func(dst []float32) { k.MatMulQ6K(dst, ldd, w6, xk, cols) })
+						func(dst []float32) { k.MatMulQ6K(dst, ldd, w6, xk, cols, nil) })
 					x8 := randQ8_0(r, nb*cols)
 					w8 := randQ8_0(r, nb*rows)
 					check("q8_0", func(rr, c int) float32 { return dotQ8_0Generic(w8[rr*nb:(rr+1)*nb], x8[c*nb:(c+1)*nb]) },
-						func(dst []float32) { k.MatMulQ8_0(dst, ldd, w8, x8, cols) })
+						func(dst []float32) { k.MatMulQ8_0(dst, ldd, w8, x8, cols, nil) })
 					if cols == 1 {
 						check("q4_K matvec", func(rr, c int) float32 { return dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xk[:nb]) },
 							func(dst []float32) { k.MatVecQ4K(dst[:rows], w4, xk[:nb]) })

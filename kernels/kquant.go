@@ -164,8 +164,8 @@ func matVec[W, X any](dot func([]W, []X) float32) func(dst []float32, w []W, x [
 	}
 }
 
-func matMul[W, X any](dot func([]W, []X) float32) func(dst []float32, ldd int, w []W, x []X, cols int) {
-	return func(dst []float32, ldd int, w []W, x []X, cols int) {
+func matMul[W, X any](dot func([]W, []X) float32) func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
+	return func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
 		if cols == 0 {
 			return
 		}

@@ -4,7 +4,6 @@ package kernels
 
 import (
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/corelane/corelane/kernels/internal/amd64"
@@ -77,11 +76,11 @@ var _ = addAMD64(func(variant string, o *Ops) {
 	o.DotQ4K, o.DotQ5K = kqDotQ4K[variant], kqDotQ5K[variant]
 	o.MatVecQ4K = func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K) { kqMatVec(&k.q4, dst, w, x) }
 	o.MatVecQ5K = func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K) { kqMatVec(&k.q5, dst, w, x) }
-	o.MatMulQ4K = func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int) {
-		kqMatMul(&k.q4, dst, ldd, w, x, cols)
+	o.MatMulQ4K = func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int, prep *Prep) {
+		kqMatMul(&k.q4, dst, ldd, w, x, cols, prep)
 	}
-	o.MatMulQ5K = func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int) {
-		kqMatMul(&k.q5, dst, ldd, w, x, cols)
+	o.MatMulQ5K = func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int, prep *Prep) {
+		kqMatMul(&k.q5, dst, ldd, w, x, cols, prep)
 	}
 })
 
@@ -161,10 +160,9 @@ var kqPanelBytes = 512 << 10
 // kqMatMul sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
 // panel every group of eight columns runs the MatMul8 tile (on columns
-// packed in pairs once per call), a group of four the MatMul4 tile, and the
-// last cols mod 4 columns the matrix-vector kernels. Concurrent calls (a
-// scheduler splitting the rows) each pack their own copy of the pairs.
-func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int) {
+// packed in pairs once per product, in prep), a group of four the MatMul4
+// tile, and the last cols mod 4 columns the matrix-vector kernels.
+func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep) {
 	if cols <= 0 {
 		return
 	}
@@ -183,10 +181,12 @@ func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.Bloc
 	var pairs []amd64.Q8KPair
 	if k.matMul8 != nil && cols >= 8 {
 		c8 = cols &^ 7
-		buf := kqGetPairs(c8 / 2 * nb)
-		defer kqPairPool.Put(buf)
-		pairs = *buf
-		kqPackPairs(pairs, x, c8/2, nb)
+		n := c8 / 2 * nb
+		b, release := prep.bytes(n*int(unsafe.Sizeof(amd64.Q8KPair{})), func(b []byte) {
+			kqPackPairs(unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n), x, c8/2, nb)
+		})
+		defer release()
+		pairs = unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n)
 	}
 	rowBytes := nb * int(unsafe.Sizeof(w[0]))
 	panel := max(1, kqPanelBytes/rowBytes)
@@ -204,19 +204,6 @@ func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.Bloc
 			k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 	}
-}
-
-// kqPairPool holds *[]amd64.Q8KPair buffers for kqMatMul, so that a matmul
-// allocates nothing in the steady state.
-var kqPairPool sync.Pool
-
-func kqGetPairs(n int) *[]amd64.Q8KPair {
-	if p, ok := kqPairPool.Get().(*[]amd64.Q8KPair); ok && cap(*p) >= n {
-		*p = (*p)[:n]
-		return p
-	}
-	p := make([]amd64.Q8KPair, n)
-	return &p
 }
 
 // kqPackPairs writes activation columns 2p and 2p+1 (of nb blocks each, at

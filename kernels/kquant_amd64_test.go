@@ -78,7 +78,7 @@ type kqType[W any] struct {
 	ref    func(w []W, x []quant.BlockQ8K) float32
 	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
 	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
-	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int)
+	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep)
 	asm    func(variant string) kqKernels
 }
 
@@ -86,7 +86,7 @@ var kqQ4K = kqType[quant.BlockQ4K]{
 	name: "q4_K", random: randQ4K, ref: dotQ4KGeneric,
 	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
-	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int) { return o.MatMulQ4K },
+	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ4K },
 	asm:    func(v string) kqKernels { return kqVariants[v].q4 },
 }
 
@@ -94,7 +94,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	name: "q5_K", random: randQ5K, ref: dotQ5KGeneric,
 	dot:    func(o *Ops) func([]quant.BlockQ5K, []quant.BlockQ8K) float32 { return o.DotQ5K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
-	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int) { return o.MatMulQ5K },
+	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ5K },
 	asm:    func(v string) kqKernels { return kqVariants[v].q5 },
 }
 
@@ -148,7 +148,7 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 	// MatMul into exactly (cols-1)·ldd + rows guarded elements.
 	ldd := rows + 2
 	mm := guarded(t, kqFilled((cols-1)*ldd+rows))
-	typ.matMul(o)(mm, ldd, wg, xg, cols)
+	typ.matMul(o)(mm, ldd, wg, xg, cols, nil)
 	for i, got := range mm {
 		c, r := i/ldd, i%ldd
 		switch {
@@ -236,8 +236,8 @@ func TestKQuantMatMulPanels(t *testing.T) {
 		for _, v := range kqAsmVariants() {
 			const ldd = rows + 1
 			d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
-			v.Ops.MatMulQ4K(d4, ldd, w4, x, cols)
-			v.Ops.MatMulQ5K(d5, ldd, w5, x, cols)
+			v.Ops.MatMulQ4K(d4, ldd, w4, x, cols, nil)
+			v.Ops.MatMulQ5K(d5, ldd, w5, x, cols, nil)
 			for c := 0; c < cols; c++ {
 				for rr := 0; rr < ldd; rr++ {
 					g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
@@ -372,7 +372,7 @@ func kqFuzz[W any](f *testing.F, typ kqType[W], blocks func(s *kqFuzzSource, n i
 				t.Fatalf("%s %s nb=%d: dot %v (%#x), generic %v (%#x)", v.Name, typ.name, nb, got, math.Float32bits(got), want, math.Float32bits(want))
 			}
 			dst := make([]float32, cols*ldd)
-			typ.matMul(&v.Ops)(dst, ldd, w, x, cols)
+			typ.matMul(&v.Ops)(dst, ldd, w, x, cols, nil)
 			for c := 0; c < cols; c++ {
 				for r := 0; r < rows; r++ {
 					want := typ.ref(w[r*nb:(r+1)*nb], x[c*nb:(c+1)*nb])

@@ -76,8 +76,8 @@ func matVecRows[W, X any](k rowsKernel) func(dst []float32, w []W, x []X) {
 
 // matMulRows adapts a rows kernel to Ops' MatMul shape: one call per
 // activation column c computes dst[c·ldd : c·ldd+rows].
-func matMulRows[W, X any](k rowsKernel) func(dst []float32, ldd int, w []W, x []X, cols int) {
-	return func(dst []float32, ldd int, w []W, x []X, cols int) {
+func matMulRows[W, X any](k rowsKernel) func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
+	return func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
 		if cols <= 0 {
 			return
 		}

@@ -35,11 +35,13 @@ type Ops struct {
 
 	// MatMul* sets dst[c·ldd + r] = Dot(row r of w, column c of x) for
 	// r < rows = len(w)/nb and c < cols, where x holds cols activation rows of
-	// nb = len(x)/cols blocks each. ldd ≥ rows.
-	MatMulQ4K  func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int)
-	MatMulQ5K  func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int)
-	MatMulQ6K  func(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int)
-	MatMulQ8_0 func(dst []float32, ldd int, w []quant.BlockQ8_0, x []quant.BlockQ8_0, cols int)
+	// nb = len(x)/cols blocks each. ldd ≥ rows. prep (may be nil) carries
+	// what the kernel prepares from x once per product: callers that split
+	// one product's rows over several calls pass them all the same Prep.
+	MatMulQ4K  func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int, prep *Prep)
+	MatMulQ5K  func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int, prep *Prep)
+	MatMulQ6K  func(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep)
+	MatMulQ8_0 func(dst []float32, ldd int, w []quant.BlockQ8_0, x []quant.BlockQ8_0, cols int, prep *Prep)
 
 	// Dequant* writes the values of src to dst (len(dst) == len(src)·block
 	// size), bit-exact with ggml's dequantize_row_*.

@@ -65,7 +65,7 @@ func (k q80Kernel) matVec(dst []float32, w, x []quant.BlockQ8_0) {
 // (the dot is symmetric, bit for bit), so the kernel's row tile becomes a
 // tile of columns that shares one weight row's signs and scales, and each
 // weight row is read once.
-func (k q80Kernel) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int) {
+func (k q80Kernel) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int, _ *Prep) {
 	rows, nb := matMulShape("MatMulQ8_0", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
@@ -170,7 +170,7 @@ func q6kSeeds32(t []byte, x []quant.BlockQ8K, nb int) {
 // of four columns per chunk; the rows and columns left over at the edges
 // go through the matvec kernel, one column at a time. The tables of all
 // column groups are prepared first (they depend on the columns only).
-func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int) {
+func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep) {
 	rows, nb := matMulShape("MatMulQ6K", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
@@ -179,10 +179,13 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	tb := q6kTableBytes(nb)
 	var tables []byte
 	if groups > 0 && rows >= k.mmRows {
-		tables = make([]byte, groups*tb)
-		for g := 0; g < groups; g++ {
-			k.table(tables[g*tb:(g+1)*tb], x[4*g*nb:], nb)
-		}
+		var release func()
+		tables, release = prep.bytes(groups*tb, func(t []byte) {
+			for g := 0; g < groups; g++ {
+				k.table(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+			}
+		})
+		defer release()
 	}
 	chunk := max(k.mmRows, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{})))/k.mmRows*k.mmRows)
 	for r0 := 0; r0 < rows; r0 += chunk {

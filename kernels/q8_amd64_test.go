@@ -105,7 +105,7 @@ func q68GuardedDst(n, extra int) []float32 {
 // written outside it.
 func checkRowKernels[W, X any](t *testing.T, typ string, nb int, gen func(rows int) []W, genx func(cols int) []X,
 	dot, ref func([]W, []X) float32,
-	matVec func([]float32, []W, []X), matMul func([]float32, int, []W, []X, int)) {
+	matVec func([]float32, []W, []X), matMul func([]float32, int, []W, []X, int, *Prep)) {
 	t.Helper()
 	w, x := gen(1), genx(1)
 	guardCheck(t, w, x, func(w []W, x []X) {
@@ -144,7 +144,7 @@ func checkRowKernels[W, X any](t *testing.T, typ string, nb int, gen func(rows i
 			guardCheck(t, w, x, func(w []W, x []X) {
 				n := (cols-1)*ldd + rows
 				dst := q68GuardedDst(n, 4)
-				matMul(dst[:n], ldd, w, x, cols)
+				matMul(dst[:n], ldd, w, x, cols, nil)
 				for i, got := range dst {
 					c, r := i/ldd, i%ldd
 					if i >= n || r >= rows {
@@ -215,7 +215,7 @@ func TestMatMulQ6KChunks(t *testing.T) {
 					w, x := randQ6K(r, rows*nb), randQ8K(r, cols*nb)
 					ldd := rows + 1
 					dst := make([]float32, cols*ldd)
-					k.MatMulQ6K(dst, ldd, w, x, cols)
+					k.MatMulQ6K(dst, ldd, w, x, cols, nil)
 					for c := 0; c < cols; c++ {
 						for rr := 0; rr < rows; rr++ {
 							if got, want := dst[c*ldd+rr], dotQ6KGeneric(w[rr*nb:(rr+1)*nb], x[c*nb:(c+1)*nb]); !sameBits(got, want) {

@@ -20,7 +20,6 @@ package spi
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
@@ -37,14 +36,13 @@ func shapeErr(op, format string, args ...any) error {
 }
 
 // Backend holds what every op of its contexts shares: the kernels, the
-// default schedule, the trace sink and reusable scratch memory. It is safe
+// default schedule and the trace sink. It is safe
 // for concurrent use.
 type Backend struct {
 	variant string
 	ops     kernels.Ops
 	sched   sched.Schedule
 	trace   func(Event)
-	scratch sync.Pool // *[]uint64: 8-byte-aligned scratch for quantized activations
 }
 
 // Option configures New.
@@ -127,20 +125,6 @@ func (b *Backend) Variant() string { return b.variant }
 
 // Context returns a context on the backend's default schedule.
 func (b *Backend) Context() Context { return Context{b: b, s: b.sched} }
-
-// buffer returns scratch of at least n bytes, 8-byte aligned; release it
-// with put.
-func (b *Backend) buffer(n int) *[]uint64 {
-	words := (n + 7) / 8
-	if p, ok := b.scratch.Get().(*[]uint64); ok && cap(*p) >= words {
-		*p = (*p)[:words]
-		return p
-	}
-	s := make([]uint64, words)
-	return &s
-}
-
-func (b *Backend) put(p *[]uint64) { b.scratch.Put(p) }
 
 func (b *Backend) emit(e Event) {
 	if b.trace != nil {

@@ -2,8 +2,9 @@ package spi
 
 import (
 	"fmt"
-	"unsafe"
 
+	"github.com/corelane/corelane/internal/scratch"
+	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -111,7 +112,8 @@ const maxFinite = 3.4028234663852886e38
 func (c Context) floatMatMul(dst []float32, rows, cols int, x []float32, n int, row func(r int, buf []float32) []float32) {
 	dot := c.b.ops.DotF32
 	c.s.ForRange(rows, grainRows(cols), func(start, end int) {
-		buf := make([]float32, cols)
+		buf, b := scratch.Float32s(cols)
+		defer b.Release()
 		for r := start; r < end; r++ {
 			wr := row(r, buf)
 			for t := 0; t < n; t++ {
@@ -133,16 +135,16 @@ func grainRows(cols int) int {
 func quantMatMul[W, X any](c Context, op string, dst []float32, w Matrix, x []float32, n int,
 	asW func([]byte) ([]W, error), asX func([]byte) ([]X, error),
 	quantize func([]X, []float32),
-	mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int)) error {
+	mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int, *kernels.Prep)) error {
 	wb, err := asW(w.Data)
 	if err != nil {
 		return fmt.Errorf("spi: %s: weights: %w", op, err)
 	}
 	at := quant.ActivationType(w.Type)
 	xRow, _ := quant.RowSize(at, w.Cols)
-	scratch := c.b.buffer(n * xRow)
-	defer c.b.put(scratch)
-	xb, err := asX(unsafe.Slice((*byte)(unsafe.Pointer(&(*scratch)[0])), n*xRow))
+	xbytes, buf := scratch.Bytes(n * xRow)
+	defer buf.Release()
+	xb, err := asX(xbytes)
 	if err != nil {
 		return fmt.Errorf("spi: %s: scratch: %w", op, err)
 	}
@@ -160,13 +162,19 @@ func quantMatMul[W, X any](c Context, op string, dst []float32, w Matrix, x []fl
 		return nil
 	}
 	if c.dim("MatMul") == "cols" {
+		// Each chunk is a product of its own columns: the kernel prepares
+		// them per call.
 		c.s.ForRange(n, 1, func(start, end int) {
-			mm(dst[start*rows:], rows, wb, xb[start*nb:end*nb], end-start)
+			mm(dst[start*rows:], rows, wb, xb[start*nb:end*nb], end-start, nil)
 		})
 		return nil
 	}
+	// One product split over rows: every chunk shares one preparation of
+	// the columns.
+	prep := kernels.NewPrep()
+	defer kernels.PutPrep(prep)
 	c.s.ForRange(rows, grainRows(w.Cols*n), func(start, end int) {
-		mm(dst[start:], rows, wb[start*nb:end*nb], xb, n)
+		mm(dst[start:], rows, wb[start*nb:end*nb], xb, n, prep)
 	})
 	return nil
 }
