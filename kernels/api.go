@@ -23,7 +23,11 @@ func shapeErr(op, format string, args ...any) error {
 // Dot returns the dot product of one row w of type t with x, which must be
 // the same number of values already quantized to quant.ActivationType(t):
 // len(w) is exactly one row's bytes.
-func Dot(t quant.Type, w, x []byte) (float32, error) {
+func Dot(t quant.Type, w, x []byte) (float32, error) { return current.Load().ops.Dot(t, w, x) }
+
+// Dot is the package-level Dot on the kernels of o (a variant from Lookup,
+// say), whatever the registry's current choice.
+func (o *Ops) Dot(t quant.Type, w, x []byte) (float32, error) {
 	rows, err := checkProduct("Dot", t, w, x, 1)
 	if err != nil {
 		return 0, err
@@ -32,7 +36,7 @@ func Dot(t quant.Type, w, x []byte) (float32, error) {
 		return 0, shapeErr("Dot", "w is %d bytes: %d rows of the %d values x holds, want exactly 1", len(w), rows, len(x)/quant.ActivationType(t).BlockBytes()*t.BlockSize())
 	}
 	var out [1]float32
-	if err := runProduct("Dot", t, out[:], 1, w, x, 1); err != nil {
+	if err := o.runProduct("Dot", t, out[:], 1, w, x, 1); err != nil {
 		return 0, err
 	}
 	return out[0], nil
@@ -43,6 +47,11 @@ func Dot(t quant.Type, w, x []byte) (float32, error) {
 // row already quantized to quant.ActivationType(t). Each dst[r] has exactly
 // the bits Dot would give.
 func MatVec(t quant.Type, dst []float32, w, x []byte) error {
+	return current.Load().ops.MatVec(t, dst, w, x)
+}
+
+// MatVec is the package-level MatVec on the kernels of o.
+func (o *Ops) MatVec(t quant.Type, dst []float32, w, x []byte) error {
 	rows, err := checkProduct("MatVec", t, w, x, 1)
 	if err != nil {
 		return err
@@ -50,7 +59,7 @@ func MatVec(t quant.Type, dst []float32, w, x []byte) error {
 	if len(dst) != rows {
 		return shapeErr("MatVec", "len(dst) = %d, want %d (one per row of w)", len(dst), rows)
 	}
-	return runProduct("MatVec", t, dst, rows, w, x, 1)
+	return o.runProduct("MatVec", t, dst, rows, w, x, 1)
 }
 
 // MatMul sets dst[c·ldd + r] to the dot product of row r of w with row c of
@@ -60,6 +69,11 @@ func MatVec(t quant.Type, dst []float32, w, x []byte) error {
 // cols·ldd (a full [cols, ldd] matrix); elements of dst at r ≥ rows are not
 // written. Each element has exactly the bits Dot would give for that pair.
 func MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
+	return current.Load().ops.MatMul(t, dst, ldd, w, x, cols)
+}
+
+// MatMul is the package-level MatMul on the kernels of o.
+func (o *Ops) MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
 	const op = "MatMul"
 	rows, err := checkProduct(op, t, w, x, cols)
 	if err != nil {
@@ -71,7 +85,7 @@ func MatMul(t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
 	if lo, hi := (cols-1)*ldd+rows, cols*ldd; len(dst) < lo || len(dst) > hi {
 		return shapeErr(op, "len(dst) = %d, want %d to %d for %d columns of %d rows with ldd %d", len(dst), lo, hi, cols, rows, ldd)
 	}
-	return runProduct(op, t, dst, ldd, w, x, cols)
+	return o.runProduct(op, t, dst, ldd, w, x, cols)
 }
 
 // checkProduct validates the operands of a quantized product and returns
@@ -98,9 +112,9 @@ func checkProduct(op string, t quant.Type, w, x []byte, cols int) (rows int, err
 	return len(w) / rowBytes, nil
 }
 
-// runProduct runs a checked product on the current kernels.
-func runProduct(op string, t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
-	k := load().ops
+// runProduct runs a checked product on the kernels of o.
+func (o *Ops) runProduct(op string, t quant.Type, dst []float32, ldd int, w, x []byte, cols int) error {
+	k := o
 	var err error
 	switch t {
 	case quant.Q4K:
@@ -148,6 +162,11 @@ func runMatMul[W, X any](mv func([]float32, []W, []X), mm func([]float32, int, [
 // Dequantize writes the values of src (whole blocks of type t) to dst,
 // bit-exact with ggml. len(dst) must be the number of values in src.
 func Dequantize(t quant.Type, dst []float32, src []byte) error {
+	return current.Load().ops.Dequantize(t, dst, src)
+}
+
+// Dequantize is the package-level Dequantize on the kernels of o.
+func (o *Ops) Dequantize(t quant.Type, dst []float32, src []byte) error {
 	const op = "Dequantize"
 	if bb := t.BlockBytes(); bb == 0 || len(src)%bb != 0 || len(src)/bb*t.BlockSize() != len(dst) {
 		if bb == 0 {
@@ -155,7 +174,7 @@ func Dequantize(t quant.Type, dst []float32, src []byte) error {
 		}
 		return shapeErr(op, "%d bytes of %v and %d values do not match (%d bytes per %d values)", len(src), t, len(dst), bb, t.BlockSize())
 	}
-	k := load().ops
+	k := o
 	var err error
 	switch t {
 	case quant.Q4K:
@@ -189,6 +208,12 @@ func runDequant[B any](f func([]float32, []B), as func([]byte) ([]B, error), dst
 // multiple of the block size and len(dst) the matching byte count. NaN or
 // ±Inf in src is an error naming the index.
 func QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
+	return current.Load().ops.QuantizeActivations(at, dst, src)
+}
+
+// QuantizeActivations is the package-level QuantizeActivations on the
+// kernels of o.
+func (o *Ops) QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
 	const op = "QuantizeActivations"
 	if at != quant.Q8K && at != quant.Q8_0 {
 		return shapeErr(op, "activation type %v, want q8_K or q8_0 (use quant.Quantize for other types)", at)
@@ -203,7 +228,7 @@ func QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
 	if i := firstNonFinite(src); i >= 0 {
 		return fmt.Errorf("kernels: %s: %w: %v at index %d (block %d)", op, quant.ErrNotFinite, src[i], i, i/at.BlockSize())
 	}
-	k := load().ops
+	k := o
 	if at == quant.Q8K {
 		b, err := quant.AsQ8K(dst)
 		if err != nil {

@@ -242,13 +242,13 @@ func transposeF16(dst []float32, src []quant.F16, hd int) bool {
 			for d := range r0 {
 				o := out[d*fastLd:][:4]
 				h0, h1, h2, h3 := r0[d], r1[d], r2[d], r3[d]
-				o[0], o[1], o[2], o[3] = t[h0], t[h1], t[h2], t[h3]
+				o[0], o[1], o[2], o[3] = t.At(h0), t.At(h1), t.At(h2), t.At(h3)
 				f |= (nonFiniteBit16(h0) | nonFiniteBit16(h1)) | (nonFiniteBit16(h2) | nonFiniteBit16(h3))
 			}
 		}
 		for ; j < n; j++ {
 			for d, h := range src[j*hd+d0:][:w] {
-				dst[(d0+d)*fastLd+j] = t[h]
+				dst[(d0+d)*fastLd+j] = t.At(h)
 				f |= nonFiniteBit16(h)
 			}
 		}

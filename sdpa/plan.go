@@ -216,7 +216,7 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 		d := buf[:len(s)]
 		t := f16Table()
 		for i, h := range s {
-			d[i] = t[h]
+			d[i] = t.At(h)
 		}
 		return d
 	}

@@ -98,7 +98,10 @@ func (e OpEvent) String() string {
 }
 
 // New returns a backend. By default it uses the kernels the registry picked
-// for this CPU and sched.Hardware().
+// for this CPU and sched.Hardware(). Without WithKernels, a bad
+// CORELANE_KERNELS setting (an unknown variant, or one this CPU cannot run)
+// is New's error, as it is the process's start-up error (kernels.InitErr):
+// the backend never runs another variant than the one asked for.
 func New(opts ...Option) (*Backend, error) {
 	b := &Backend{}
 	for _, o := range opts {
@@ -107,6 +110,9 @@ func New(opts ...Option) (*Backend, error) {
 		}
 	}
 	if b.variant == "" {
+		if err := kernels.InitErr(); err != nil {
+			return nil, fmt.Errorf("spi: New: %w", err)
+		}
 		ops, err := kernels.Lookup("")
 		if err != nil {
 			return nil, err

@@ -228,7 +228,7 @@ func (c Context) GetRows(dst []float32, table Matrix, ids []int) error {
 	err = sched.TryRange(c.s, len(ids), max(1, elemGrain/table.Cols), func(start, end int) error {
 		for i := start; i < end; i++ {
 			id := ids[i]
-			if err := kernels.Dequantize(table.Type, dst[i*table.Cols:(i+1)*table.Cols], table.Data[id*rb:(id+1)*rb]); err != nil {
+			if err := c.b.ops.Dequantize(table.Type, dst[i*table.Cols:(i+1)*table.Cols], table.Data[id*rb:(id+1)*rb]); err != nil {
 				return err
 			}
 		}
