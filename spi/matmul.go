@@ -28,10 +28,10 @@ func (m Matrix) rowBytes(op string) (int, error) {
 	if m.Rows <= 0 || m.Cols <= 0 {
 		return 0, shapeErr(op, "weight matrix is %d×%d, want positive dimensions", m.Rows, m.Cols)
 	}
-	rb, err := quant.RowSize(m.Type, m.Cols)
-	if err != nil {
-		return 0, fmt.Errorf("spi: %s: weight columns: %w", op, err)
+	if bs := m.Type.BlockSize(); m.Cols%bs != 0 {
+		return 0, shapeErr(op, "weight columns: Cols = %d is not a multiple of the %v block size %d", m.Cols, m.Type, bs)
 	}
+	rb, _ := quant.RowSize(m.Type, m.Cols)
 	if len(m.Data) != m.Rows*rb {
 		return 0, shapeErr(op, "weight data is %d bytes, want %d for %d×%d %v", len(m.Data), m.Rows*rb, m.Rows, m.Cols, m.Type)
 	}

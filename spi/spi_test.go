@@ -152,6 +152,25 @@ func TestErrors(t *testing.T) {
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, c.err, c.want)
+			continue
+		}
+		// Every shape error is one sentinel, whichever layer found it, and
+		// its message has one prefix: "spi: Op: ", nothing doubled.
+		msg := c.err.Error()
+		if c.name != "bad type" && !errors.Is(c.err, ErrShape) {
+			t.Errorf("%s: %q is not an ErrShape", c.name, msg)
+		}
+		op := msg[len("spi: "):]
+		if i := strings.Index(op, ":"); strings.HasPrefix(msg, "spi: ") && i > 0 {
+			op = op[:i]
+		}
+		if !strings.HasPrefix(msg, "spi: ") || strings.Count(msg, "spi:") != 1 || strings.Count(msg, op+":") != 1 {
+			t.Errorf("%s: %q: want one \"spi: Op:\" prefix", c.name, msg)
+		}
+		for _, inner := range []string{"quant:", "kernels:", "sdpa:", "sched:"} {
+			if strings.Contains(msg, inner) {
+				t.Errorf("%s: %q carries an inner %q prefix", c.name, msg, inner)
+			}
 		}
 	}
 	nan := randVec(r, 256)
