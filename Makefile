@@ -7,7 +7,7 @@ COUNT     ?= 10
 BENCHSTAT ?= $(shell $(GO) env GOPATH)/bin/benchstat
 BENCHSTAT_VERSION = v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build test vet fmtcheck race full purego bench benchstat fuzz lint asmcheck test-arm64 benchstat-tool
+.PHONY: all build test vet fmtcheck race full purego bench benchstat fuzz lint asmcheck fmacheck test-arm64 benchstat-tool
 
 all: build test
 
@@ -70,6 +70,12 @@ benchstat-tool:
 asmcheck:
 	./scripts/asmcheck-amd64
 	./scripts/asmcheck-arm64
+
+# Fail on a fused multiply-add the compiler made where the float order is a
+# contract (arm64 and GOAMD64=v3; scripts/fma-allowlist lists the
+# tolerance-only functions that may fuse).
+fmacheck:
+	./scripts/fmacheck
 
 # Cross-compile the tests for arm64 and run them under qemu-user for every
 # arm64 variant and for -tags purego.
