@@ -75,3 +75,44 @@ func TestGetRowsUsesBackendKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestOneExponential: Softmax and SiLU use kernels.Exp, the exponential
+// Exact attention uses, not the vectorised approximation kernels.Exp32.
+// The inputs are ones where the two differ, so the test tells them apart.
+func TestOneExponential(t *testing.T) {
+	b, err := New(WithSchedule(sched.Sequential))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := b.Context()
+	var xs []float32
+	for x := float32(-20); x < 20 && len(xs) < 64; x += 0.0371 {
+		if kernels.Exp(x) != kernels.Exp32(x) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) < 16 {
+		t.Fatalf("only %d inputs where Exp and Exp32 differ", len(xs))
+	}
+	for _, x := range xs {
+		// Softmax of the row [x, 0] with x < 0: max 0, weights exp(x), 1.
+		if x >= 0 {
+			continue
+		}
+		got := make([]float32, 2)
+		if err := ctx.Softmax(got, []float32{x, 0}, 1, 2); err != nil {
+			t.Fatal(err)
+		}
+		e := kernels.Exp(x)
+		if want := e / (e + 1); got[0] != want {
+			t.Errorf("Softmax([%v, 0])[0] = %v, want exp(x)/(exp(x)+1) = %v with kernels.Exp", x, got[0], want)
+		}
+		s := make([]float32, 1)
+		if err := ctx.SiLU(s, []float32{-x}); err != nil {
+			t.Fatal(err)
+		}
+		if want := -x / (1 + kernels.Exp(x)); s[0] != want {
+			t.Errorf("SiLU(%v) = %v, want %v with kernels.Exp", -x, s[0], want)
+		}
+	}
+}

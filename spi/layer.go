@@ -103,9 +103,10 @@ func (c Context) RoPE(x []float32, tokens, heads, headDim int, pos []int, base f
 	return nil
 }
 
-func silu(v float32) float32 { return v / float32(1+kernels.Exp32(-v)) }
+func silu(v float32) float32 { return v / float32(1+kernels.Exp(-v)) }
 
-// SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp32.
+// SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp, the module's
+// one exponential (Exact attention's too).
 func (c Context) SiLU(dst, x []float32) error {
 	if len(dst) != len(x) {
 		return shapeErr("SiLU", "len(dst) = %d, len(x) = %d", len(dst), len(x))
@@ -133,7 +134,8 @@ func (c Context) SwiGLU(dst, a, b []float32) error {
 }
 
 // Softmax sets each row of dst (rows × n) to the softmax of that row of x:
-// max, exp(x−max) with kernels.Exp32 and their sum in element order, then
+// max, exp(x−max) with kernels.Exp (the module's one exponential, Exact
+// attention's too) and their sum in element order, then
 // a division. A row of −Inf only gives zeros.
 func (c Context) Softmax(dst, x []float32, rows, n int) error {
 	const op = "Softmax"
@@ -159,7 +161,7 @@ func (c Context) Softmax(dst, x []float32, rows, n int) error {
 			}
 			var sum float32
 			for i, v := range xr {
-				e := kernels.Exp32(v - m)
+				e := kernels.Exp(v - m)
 				dr[i] = e
 				sum += e
 			}
