@@ -55,6 +55,13 @@
 // accumulators starting at +0. Matrix-vector and matrix-matrix kernels
 // compute every output element with exactly this dot.
 //
+// Every byte is valid input: any quant byte on either side (-128 included)
+// and any scale bit pattern (subnormal, Inf, NaN). Non-finite scales follow
+// IEEE arithmetic in the order above; a Q8_0 result that is NaN is returned
+// as the quiet NaN 0x7fc00000 by every amd64 variant and generic, since the
+// payload the arithmetic would propagate depends on operand order inside
+// each instruction.
+//
 // The legacy types (Q4_0, Q5_0 against Q8_0; Q4_1, Q5_1 against Q8_1) have
 // generic kernels only, which follow ggml's generic accumulation order
 // (bit-exact with ggml's generic build).
