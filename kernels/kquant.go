@@ -150,7 +150,7 @@ func dotQ8_0Generic(w []quant.BlockQ8_0, x []quant.BlockQ8_0) float32 {
 	for l := range v {
 		v[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])
 	}
-	return hsum8(&v)
+	return canonNaN(hsum8(&v))
 }
 
 // matVec and matMul build the row loops from a dot; the generic variant
