@@ -57,7 +57,7 @@ func dotQ4KGeneric(w []quant.BlockQ4K, x []quant.BlockQ8K) float32 {
 		}
 		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
-	return hsum8(&acc) - hsum8(&accm)
+	return canonNaN(hsum8(&acc) - hsum8(&accm))
 }
 
 // dotQ5KGeneric is the reference for every DotQ5K variant (order: package doc).
@@ -91,7 +91,7 @@ func dotQ5KGeneric(w []quant.BlockQ5K, x []quant.BlockQ8K) float32 {
 		}
 		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
-	return hsum8(&acc) - hsum8(&accm)
+	return canonNaN(hsum8(&acc) - hsum8(&accm))
 }
 
 // dotQ6KGeneric is the reference for every DotQ6K variant (order: package doc).
@@ -127,7 +127,7 @@ func dotQ6KGeneric(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
 			acc[l] += float32(dd * float32(A[l]))
 		}
 	}
-	return hsum8(&acc)
+	return canonNaN(hsum8(&acc))
 }
 
 // dotQ8_0Generic is the reference for every DotQ8_0 variant (order: package

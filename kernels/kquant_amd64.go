@@ -90,21 +90,25 @@ var kqDotQ4K = map[string]func(w []quant.BlockQ4K, x []quant.BlockQ8K) float32{
 	"avx2": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avxvnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avx512": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avx512vnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 }
@@ -113,21 +117,25 @@ var kqDotQ5K = map[string]func(w []quant.BlockQ5K, x []quant.BlockQ8K) float32{
 	"avx2": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avxvnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avx512": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 	"avx512vnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 		wp, xp, nb := kqDotArgs(w, x)
 		amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb)
+		r = canonNaN(r)
 		return
 	},
 }
@@ -150,6 +158,7 @@ func kqMatVec[W any](k *kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
 		return
 	}
 	k.rows(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
+	canonNaNs(dst)
 }
 
 // kqPanelBytes bounds the weights that one pass over the activation columns
@@ -204,6 +213,7 @@ func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.Bloc
 			k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 	}
+	canonNaNCols(dst, ldd, rows, cols)
 }
 
 // kqPackPairs writes activation columns 2p and 2p+1 (of nb blocks each, at

@@ -53,7 +53,7 @@ func dotRows[W, X any](k rowsKernel) func(w []W, x []X) float32 {
 		x = x[:nb] // bounds check: the kernel reads nb activation blocks
 		var out float32
 		k(&out, unsafe.Pointer(&w[0]), unsafe.Pointer(&x[0]), 1, nb)
-		return out
+		return canonNaN(out)
 	}
 }
 
@@ -71,6 +71,7 @@ func matVecRows[W, X any](k rowsKernel) func(dst []float32, w []W, x []X) {
 		}
 		w = w[:rows*nb] // bounds check: the kernel reads rows·nb weight blocks
 		k(&dst[0], unsafe.Pointer(&w[0]), unsafe.Pointer(&x[0]), rows, nb)
+		canonNaNs(dst)
 	}
 }
 
@@ -95,6 +96,7 @@ func matMulRows[W, X any](k rowsKernel) func(dst []float32, ldd int, w []W, x []
 		}
 		for c := 0; c < cols; c++ {
 			k(&dst[c*ldd], unsafe.Pointer(&w[0]), unsafe.Pointer(&x[c*nb]), rows, nb)
+			canonNaNs(dst[c*ldd : c*ldd+rows])
 		}
 	}
 }

@@ -17,3 +17,23 @@ func canonNaN(f float32) float32 {
 	}
 	return f
 }
+
+// canonNaNs replaces every NaN in dst with the canonical NaN. The Go side
+// of an assembly kernel whose instructions may propagate another NaN runs
+// it over the elements the kernel wrote (one pass over the outputs, a tiny
+// fraction of the work that made them).
+func canonNaNs(dst []float32) {
+	for i, v := range dst {
+		if v != v {
+			dst[i] = math.Float32frombits(nanBits)
+		}
+	}
+}
+
+// canonNaNCols runs canonNaNs over the rows elements of each of cols
+// columns of dst with leading dimension ldd.
+func canonNaNCols(dst []float32, ldd, rows, cols int) {
+	for c := 0; c < cols; c++ {
+		canonNaNs(dst[c*ldd : c*ldd+rows])
+	}
+}

@@ -115,7 +115,7 @@ func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
 	}
 	var out float32
 	k.mv(&out, q8Blocks(w), q8Blocks(x), 1, len(x))
-	return out
+	return canonNaN(out)
 }
 
 func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K) {
@@ -126,6 +126,7 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 		return
 	}
 	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	canonNaNs(dst)
 }
 
 // q6kChunkBytes is how many weight bytes matMul lets a chunk of rows hold,
@@ -206,4 +207,5 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 			k.mv(&dst[c*ldd+r0], q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), n, nb)
 		}
 	}
+	canonNaNCols(dst, ldd, rows, cols)
 }
