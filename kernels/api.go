@@ -126,13 +126,13 @@ func (o *Ops) runProduct(op string, t quant.Type, dst []float32, ldd int, w, x [
 	case quant.Q8_0:
 		err = runMatMul(k.MatVecQ8_0, k.MatMulQ8_0, quant.AsQ8_0, quant.AsQ8_0, dst, ldd, w, x, cols)
 	case quant.Q4_0:
-		err = runMatMul(matVec(k.DotQ4_0), matMul(k.DotQ4_0), quant.AsQ4_0, quant.AsQ8_0, dst, ldd, w, x, cols)
+		err = runMatMul(k.MatVecQ4_0, k.MatMulQ4_0, quant.AsQ4_0, quant.AsQ8_0, dst, ldd, w, x, cols)
 	case quant.Q5_0:
-		err = runMatMul(matVec(k.DotQ5_0), matMul(k.DotQ5_0), quant.AsQ5_0, quant.AsQ8_0, dst, ldd, w, x, cols)
+		err = runMatMul(k.MatVecQ5_0, k.MatMulQ5_0, quant.AsQ5_0, quant.AsQ8_0, dst, ldd, w, x, cols)
 	case quant.Q4_1:
-		err = runMatMul(matVec(k.DotQ4_1), matMul(k.DotQ4_1), quant.AsQ4_1, quant.AsQ8_1, dst, ldd, w, x, cols)
+		err = runMatMul(k.MatVecQ4_1, k.MatMulQ4_1, quant.AsQ4_1, quant.AsQ8_1, dst, ldd, w, x, cols)
 	case quant.Q5_1:
-		err = runMatMul(matVec(k.DotQ5_1), matMul(k.DotQ5_1), quant.AsQ5_1, quant.AsQ8_1, dst, ldd, w, x, cols)
+		err = runMatMul(k.MatVecQ5_1, k.MatMulQ5_1, quant.AsQ5_1, quant.AsQ8_1, dst, ldd, w, x, cols)
 	}
 	if err != nil {
 		return fmt.Errorf("kernels: %s: %w", op, err)
@@ -203,8 +203,8 @@ func runDequant[B any](f func([]float32, []B), as func([]byte) ([]B, error), dst
 	return nil
 }
 
-// QuantizeActivations quantizes src to dst in the activation type at (Q8_K
-// or Q8_0), bit-exact with ggml's reference quantizer. len(src) must be a
+// QuantizeActivations quantizes src to dst in the activation type at (Q8_K,
+// Q8_0 or Q8_1), bit-exact with ggml's reference quantizer. len(src) must be a
 // multiple of the block size and len(dst) the matching byte count. NaN or
 // ±Inf in src is an error naming the index.
 func QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
@@ -215,8 +215,8 @@ func QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
 // kernels of o.
 func (o *Ops) QuantizeActivations(at quant.Type, dst []byte, src []float32) error {
 	const op = "QuantizeActivations"
-	if at != quant.Q8K && at != quant.Q8_0 {
-		return shapeErr(op, "activation type %v, want q8_K or q8_0 (use quant.Quantize for other types)", at)
+	if at != quant.Q8K && at != quant.Q8_0 && at != quant.Q8_1 {
+		return shapeErr(op, "activation type %v, want q8_K, q8_0 or q8_1 (use quant.Quantize for other types)", at)
 	}
 	n, err := quant.RowSize(at, len(src))
 	if err != nil {
@@ -228,20 +228,26 @@ func (o *Ops) QuantizeActivations(at quant.Type, dst []byte, src []float32) erro
 	if i := firstNonFinite(src); i >= 0 {
 		return fmt.Errorf("kernels: %s: %w: %v at index %d (block %d)", op, quant.ErrNotFinite, src[i], i, i/at.BlockSize())
 	}
-	k := o
-	if at == quant.Q8K {
-		b, err := quant.AsQ8K(dst)
-		if err != nil {
-			return fmt.Errorf("kernels: %s: %w", op, err)
-		}
-		k.QuantizeQ8K(b, src)
-		return nil
+	switch at {
+	case quant.Q8K:
+		err = runQuantize(o.QuantizeQ8K, quant.AsQ8K, dst, src)
+	case quant.Q8_0:
+		err = runQuantize(o.QuantizeQ8_0, quant.AsQ8_0, dst, src)
+	default:
+		err = runQuantize(o.QuantizeQ8_1, quant.AsQ8_1, dst, src)
 	}
-	b, err := quant.AsQ8_0(dst)
 	if err != nil {
 		return fmt.Errorf("kernels: %s: %w", op, err)
 	}
-	k.QuantizeQ8_0(b, src)
+	return nil
+}
+
+func runQuantize[B any](q func([]B, []float32), as func([]byte) ([]B, error), dst []byte, src []float32) error {
+	b, err := as(dst)
+	if err != nil {
+		return err
+	}
+	q(b, src)
 	return nil
 }
 

@@ -43,6 +43,18 @@ type Ops struct {
 	MatMulQ6K  func(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep)
 	MatMulQ8_0 func(dst []float32, ldd int, w []quant.BlockQ8_0, x []quant.BlockQ8_0, cols int, prep *Prep)
 
+	// The legacy types' row kernels, with the shapes of MatVecQ4K and
+	// MatMulQ4K and each dot's order (ggml's generic one, see the Dot*
+	// fields above).
+	MatVecQ4_0 func(dst []float32, w []quant.BlockQ4_0, x []quant.BlockQ8_0)
+	MatVecQ5_0 func(dst []float32, w []quant.BlockQ5_0, x []quant.BlockQ8_0)
+	MatVecQ4_1 func(dst []float32, w []quant.BlockQ4_1, x []quant.BlockQ8_1)
+	MatVecQ5_1 func(dst []float32, w []quant.BlockQ5_1, x []quant.BlockQ8_1)
+	MatMulQ4_0 func(dst []float32, ldd int, w []quant.BlockQ4_0, x []quant.BlockQ8_0, cols int, prep *Prep)
+	MatMulQ5_0 func(dst []float32, ldd int, w []quant.BlockQ5_0, x []quant.BlockQ8_0, cols int, prep *Prep)
+	MatMulQ4_1 func(dst []float32, ldd int, w []quant.BlockQ4_1, x []quant.BlockQ8_1, cols int, prep *Prep)
+	MatMulQ5_1 func(dst []float32, ldd int, w []quant.BlockQ5_1, x []quant.BlockQ8_1, cols int, prep *Prep)
+
 	// Dequant* writes the values of src to dst (len(dst) == len(src)·block
 	// size), bit-exact with ggml's dequantize_row_*.
 	DequantQ4K  func(dst []float32, src []quant.BlockQ4K)
@@ -56,6 +68,9 @@ type Ops struct {
 	// input is unspecified, but never an out-of-bounds access.
 	QuantizeQ8K  func(dst []quant.BlockQ8K, src []float32)
 	QuantizeQ8_0 func(dst []quant.BlockQ8_0, src []float32)
+	// QuantizeQ8_1 is the Q8_1 activation quantizer of Q4_1 and Q5_1,
+	// bit-exact with ggml's quantize_row_q8_1_ref.
+	QuantizeQ8_1 func(dst []quant.BlockQ8_1, src []float32)
 
 	// DotF32 returns Σ a[i]·b[i] (len(a) == len(b)), reassociated.
 	DotF32 func(a, b []float32) float32

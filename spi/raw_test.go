@@ -19,7 +19,8 @@ func rawWeights(r *rand.Rand, t quant.Type, rows, cols int) []byte {
 	for i := range b {
 		b[i] = byte(r.Uint32())
 	}
-	scaleOffs := map[quant.Type][]int{quant.Q4K: {0, 2}, quant.Q5K: {0, 2}, quant.Q6K: {208}, quant.Q8_0: {0}}[t]
+	scaleOffs := map[quant.Type][]int{quant.Q4K: {0, 2}, quant.Q5K: {0, 2}, quant.Q6K: {208}, quant.Q8_0: {0},
+		quant.Q4_0: {0}, quant.Q5_0: {0}, quant.Q4_1: {0, 2}, quant.Q5_1: {0, 2}}[t]
 	specials := []uint16{0x0000, 0x0001, 0x03ff, 0x7bff, 0x7c00, 0xfc00, 0x7e00, 0x2000}
 	bb := t.BlockBytes()
 	for off := 0; off < len(b); off += bb {
@@ -47,7 +48,7 @@ func TestRawWeightsEveryVariant(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 5))
 	const rows = 37
-	for _, typ := range []quant.Type{quant.Q4K, quant.Q5K, quant.Q6K, quant.Q8_0} {
+	for _, typ := range []quant.Type{quant.Q4K, quant.Q5K, quant.Q6K, quant.Q8_0, quant.Q4_0, quant.Q5_0, quant.Q4_1, quant.Q5_1} {
 		cols := 512
 		w := Matrix{Type: typ, Rows: rows, Cols: cols, Data: rawWeights(r, typ, rows, cols)}
 		for _, n := range []int{1, 13, 17, 33} {

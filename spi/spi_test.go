@@ -231,3 +231,50 @@ func TestParallelismDowngrade(t *testing.T) {
 		t.Fatal("WithParallelism(0): no error")
 	}
 }
+
+// TestMatMulShared: several matrices on one input give each matrix exactly
+// MatMul's bits, for mixed weight types (three activation types, F32 and
+// F16 among them), and the shape errors name the matrix at fault.
+func TestMatMulShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const cols, n = 512, 13
+	types := []quant.Type{quant.Q4K, quant.Q8_0, quant.Q5_1, quant.F32, quant.FP16, quant.Q6K, quant.Q4_0}
+	ws := make([]Matrix, len(types))
+	dst := make([][]float32, len(types))
+	for i, typ := range types {
+		ws[i] = quantized(t, r, typ, 40+i, cols)
+		dst[i] = make([]float32, n*ws[i].Rows)
+	}
+	x := randVec(r, n*cols)
+	for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
+		ctx := newBackend(t, WithSchedule(s)).Context()
+		if err := ctx.MatMulShared(dst, ws, x, n); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range ws {
+			want := make([]float32, n*w.Rows)
+			if err := ctx.MatMul(want, w, x, n); err != nil {
+				t.Fatal(err)
+			}
+			for j := range want {
+				if math.Float32bits(dst[i][j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%s: matrix %d (%v) [%d] = %v, MatMul %v", s.Name(), i, w.Type, j, dst[i][j], want[j])
+				}
+			}
+		}
+	}
+	ctx := newBackend(t).Context()
+	bad := append([]Matrix(nil), ws...)
+	bad[2].Cols = 256
+	if err := ctx.MatMulShared(dst, bad, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "ws[2].Cols = 256") {
+		t.Errorf("mismatched Cols: %v", err)
+	}
+	short := append([][]float32(nil), dst...)
+	short[3] = short[3][:10]
+	if err := ctx.MatMulShared(short, ws, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "dst[3]") {
+		t.Errorf("short dst[3]: %v", err)
+	}
+	if err := ctx.MatMulShared(dst[:2], ws, x, n); !errors.Is(err, ErrShape) {
+		t.Errorf("2 outputs for %d matrices: %v", len(ws), err)
+	}
+}
