@@ -20,7 +20,7 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []floa
 	// Scores: s[j] = (Σ_d q[d]·k[j,d]) · scale, sequential over d.
 	for j0 := 0; j0 < maxLim; j0 += exactKeyBlock {
 		j1 := min(j0+exactKeyBlock, maxLim)
-		kb := widen(k[kv0+j0*hd:kv0+j1*hd], kvBuf)
+		kb := rowsWiden(k, kv0+j0*p.ksJ, j1-j0, hd, p.ksJ, kvBuf)
 		for r := range rows {
 			i := u.i0 + r
 			je := min(j1, p.limit(i))
@@ -83,7 +83,7 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []floa
 	// Weighted sum of V: out[d] = Σ_j p[j]·v[j,d], sequential over j.
 	for j0 := 0; j0 < maxLim; j0 += exactKeyBlock {
 		j1 := min(j0+exactKeyBlock, maxLim)
-		vb := widen(v[kv0+j0*hd:kv0+j1*hd], kvBuf)
+		vb := rowsWiden(v, kv0+j0*p.ksJ, j1-j0, hd, p.ksJ, kvBuf)
 		for r := range rows {
 			i := u.i0 + r
 			je := min(j1, p.limit(i))

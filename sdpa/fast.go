@@ -87,17 +87,18 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []float
 	kv0 := p.kvOff(u.b, u.h, 0)
 	for j0 := c0; j0 < c1; j0 += fastBlock {
 		j1 := min(j0+fastBlock, c1)
-		kSrc, vSrc := k[kv0+j0*hd:kv0+j1*hd], v[kv0+j0*hd:kv0+j1*hd]
+		ld := p.ksJ
+		kSrc, vSrc := k[kv0+j0*ld:kv0+(j1-1)*ld+hd], v[kv0+j0*ld:kv0+(j1-1)*ld+hd]
 		var kb, vb []float32
 		if p.transposed {
 			// A key row with Inf or NaN only affects its own score (one
 			// lane of each Axpy), so K is transposed as it is; V rows
 			// with Inf or NaN are zeroed and added separately below.
-			transposeWiden(kBuf, kSrc, hd, nil)
-			vBad = transposeWiden(vBuf, vSrc, hd, vBad[:0])
+			transposeWiden(kBuf, kSrc, j1-j0, hd, ld, nil)
+			vBad = transposeWiden(vBuf, vSrc, j1-j0, hd, ld, vBad[:0])
 			kb, vb = kBuf, vBuf
 		} else {
-			kb, vb = widen(kSrc, kBuf), widen(vSrc, vBuf)
+			kb, vb = rowsWiden(kSrc, 0, j1-j0, hd, ld, kBuf), rowsWiden(vSrc, 0, j1-j0, hd, ld, vBuf)
 		}
 		// Scores and weights of every row, then the weighted sums: the
 		// transposed K block, then the V block, stay in cache while all
@@ -135,7 +136,7 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []float
 				// Zero weight (masked) keys never reach the output, as in
 				// Exact; the others bring their Inf or NaN.
 				if j < n && pb[j] != 0 {
-					ops.Axpy(pb[j], widen(vSrc[j*hd:(j+1)*hd], rowBuf), a)
+					ops.Axpy(pb[j], widen(vSrc[j*ld:j*ld+hd], rowBuf), a)
 				}
 			}
 		}
@@ -153,18 +154,18 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, buf []float
 	}
 }
 
-// transposeWiden writes the n = len(src)/hd key rows of src, widened to
-// float32, transposed into dst: dst[d·fastLd + j] = src[j·hd + d]. With
+// transposeWiden writes the n key rows of src (row j at src[j·ld:], hd
+// values), widened to float32, transposed into dst: dst[d·fastLd + j] =
+// src[j·ld + d]. With
 // bad != nil, a key row holding Inf or NaN is written as zeros instead and
 // its index j appended to bad, which is returned.
-func transposeWiden[T kvElem](dst []float32, src []T, hd int, bad []int) []int {
-	n := len(src) / hd
+func transposeWiden[T kvElem](dst []float32, src []T, n, hd, ld int, bad []int) []int {
 	var anyBad bool
 	switch s := any(src).(type) {
 	case []float32:
-		anyBad = transposeF32(dst, s, hd)
+		anyBad = transposeF32(dst, s, n, hd, ld)
 	case []quant.F16:
-		anyBad = transposeF16(dst, s, hd)
+		anyBad = transposeF16(dst, s, n, hd, ld)
 	}
 	if !anyBad || bad == nil {
 		return bad
@@ -173,11 +174,11 @@ func transposeWiden[T kvElem](dst []float32, src []T, hd int, bad []int) []int {
 		var f uint32
 		switch s := any(src).(type) {
 		case []float32:
-			for _, x := range s[j*hd : (j+1)*hd] {
+			for _, x := range s[j*ld : j*ld+hd] {
 				f |= nonFiniteBit(x)
 			}
 		case []quant.F16:
-			for _, h := range s[j*hd : (j+1)*hd] {
+			for _, h := range s[j*ld : j*ld+hd] {
 				f |= nonFiniteBit16(h)
 			}
 		}
@@ -194,17 +195,16 @@ func transposeWiden[T kvElem](dst []float32, src []T, hd int, bad []int) []int {
 // It goes over the block in strips of transposeStrip values of d, so that
 // the part of dst being written stays in L1, and within a strip eight keys
 // at a time: eight source rows read in step, eight contiguous stores.
-func transposeF32(dst, src []float32, hd int) bool {
-	n := len(src) / hd
+func transposeF32(dst, src []float32, n, hd, ld int) bool {
 	var f uint32 // bit 31: a value is Inf or NaN
 	for d0 := 0; d0 < hd; d0 += transposeStrip {
 		w := min(transposeStrip, hd-d0)
 		j := 0
 		for ; j+8 <= n; j += 8 {
-			r0, r1 := src[j*hd+d0:][:w], src[(j+1)*hd+d0:][:w]
-			r2, r3 := src[(j+2)*hd+d0:][:w], src[(j+3)*hd+d0:][:w]
-			r4, r5 := src[(j+4)*hd+d0:][:w], src[(j+5)*hd+d0:][:w]
-			r6, r7 := src[(j+6)*hd+d0:][:w], src[(j+7)*hd+d0:][:w]
+			r0, r1 := src[j*ld+d0:][:w], src[(j+1)*ld+d0:][:w]
+			r2, r3 := src[(j+2)*ld+d0:][:w], src[(j+3)*ld+d0:][:w]
+			r4, r5 := src[(j+4)*ld+d0:][:w], src[(j+5)*ld+d0:][:w]
+			r6, r7 := src[(j+6)*ld+d0:][:w], src[(j+7)*ld+d0:][:w]
 			out := dst[d0*fastLd+j:]
 			for d := range r0 {
 				o := out[d*fastLd:][:8]
@@ -217,7 +217,7 @@ func transposeF32(dst, src []float32, hd int) bool {
 			}
 		}
 		for ; j < n; j++ {
-			for d, x := range src[j*hd+d0:][:w] {
+			for d, x := range src[j*ld+d0:][:w] {
 				dst[(d0+d)*fastLd+j] = x
 				f |= nonFiniteBit(x)
 			}
@@ -228,16 +228,15 @@ func transposeF32(dst, src []float32, hd int) bool {
 
 // transposeF16 is transposeWiden for binary16 rows. It reports whether any
 // value is Inf or NaN.
-func transposeF16(dst []float32, src []quant.F16, hd int) bool {
-	n := len(src) / hd
+func transposeF16(dst []float32, src []quant.F16, n, hd, ld int) bool {
 	t := f16Table()
 	var f uint32
 	for d0 := 0; d0 < hd; d0 += transposeStrip {
 		w := min(transposeStrip, hd-d0)
 		j := 0
 		for ; j+4 <= n; j += 4 {
-			r0, r1 := src[j*hd+d0:][:w], src[(j+1)*hd+d0:][:w]
-			r2, r3 := src[(j+2)*hd+d0:][:w], src[(j+3)*hd+d0:][:w]
+			r0, r1 := src[j*ld+d0:][:w], src[(j+1)*ld+d0:][:w]
+			r2, r3 := src[(j+2)*ld+d0:][:w], src[(j+3)*ld+d0:][:w]
 			out := dst[d0*fastLd+j:]
 			for d := range r0 {
 				o := out[d*fastLd:][:4]
@@ -247,7 +246,7 @@ func transposeF16(dst []float32, src []quant.F16, hd int) bool {
 			}
 		}
 		for ; j < n; j++ {
-			for d, h := range src[j*hd+d0:][:w] {
+			for d, h := range src[j*ld+d0:][:w] {
 				dst[(d0+d)*fastLd+j] = t[h]
 				f |= nonFiniteBit16(h)
 			}

@@ -78,8 +78,12 @@ type plan struct {
 	group        int // Heads / KVHeads
 	capacity     int // rows per K/V head in k and v: KVCapacity or SeqKV
 	mode         Mode
-	ops          kernels.Ops // Fast only: read once per call
-	transposed   bool        // Fast only: K/V blocks transposed (see fastScores)
+	// Strides in elements: batch, head and query row in q and out; batch,
+	// K/V head and key row in k and v (see Options.Layout and KVLayout).
+	qsB, qsH, qsI int
+	ksB, ksG, ksJ int
+	ops           kernels.Ops // the Runner's kernels
+	transposed    bool        // Fast only: K/V blocks transposed (see fastScores)
 
 	rows     int // query rows per unit
 	tiles    int // row tiles per (batch, head)
@@ -137,13 +141,14 @@ func (p *plan) unit(u int) unit {
 	return unit{b: bh / p.sh.Heads, h: bh % p.sh.Heads, i0: i0, i1: min(i0+p.rows, p.sh.SeqQ), c: c}
 }
 
-// Offsets of row i of head h in q/out, and of key j of KV head g in k/v.
+// Offsets of row i of head h in q/out, and of key j of the K/V head that
+// query head h reads in k/v.
 func (p *plan) qOff(b, h, i int) int {
-	return ((b*p.sh.Heads+h)*p.sh.SeqQ + i) * p.sh.HeadDim
+	return b*p.qsB + h*p.qsH + i*p.qsI
 }
 
 func (p *plan) kvOff(b, h, j int) int {
-	return ((b*p.sh.KVHeads+h/p.group)*p.capacity + j) * p.sh.HeadDim
+	return b*p.ksB + (h/p.group)*p.ksG + j*p.ksJ
 }
 
 // run computes the call on s.
@@ -157,7 +162,6 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 	}
 	p.rows, p.chunks, p.chunkLen = exactRows, 1, sh.SeqKV
 	if p.mode == Fast {
-		p.ops = kernels.Current()
 		p.rows = fastRows
 		p.transposed = sh.SeqQ >= fastTransposeMinSeqQ
 		if sh.SeqQ <= fastSplitMaxSeqQ && sh.SeqKV > fastChunk {
@@ -200,8 +204,14 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 				fastTile(p, p.unit(u), out, q, k, v, *buf, part)
 			}
 		})
-		for r := range sh.Batch * sh.Heads * sh.SeqQ {
-			combine(p, part, r, out[r*sh.HeadDim:(r+1)*sh.HeadDim])
+		for b := range sh.Batch {
+			for h := range sh.Heads {
+				for i := range sh.SeqQ {
+					r := (b*sh.Heads+h)*sh.SeqQ + i
+					o := p.qOff(b, h, i)
+					combine(p, part, r, out[o:o+sh.HeadDim])
+				}
+			}
 		}
 	}
 }
@@ -221,6 +231,34 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 		return d
 	}
 	panic("unreachable")
+}
+
+// rowsWiden returns the n key rows at src[off + j·ld], j < n, as
+// contiguous float32 rows of hd values: a subslice of src when it holds
+// float32 rows back to back, else a copy (widened exactly) in buf (len(buf)
+// ≥ n·hd).
+func rowsWiden[T kvElem](src []T, off, n, hd, ld int, buf []float32) []float32 {
+	if ld == hd || n <= 1 {
+		return widen(src[off:off+n*hd], buf)
+	}
+	d := buf[:n*hd]
+	for j := range n {
+		widenInto(d[j*hd:(j+1)*hd], src[off+j*ld:off+j*ld+hd])
+	}
+	return d
+}
+
+// widenInto writes the float32 values of src to dst (len(dst) == len(src)).
+func widenInto[T kvElem](dst []float32, src []T) {
+	switch s := any(src).(type) {
+	case []float32:
+		copy(dst, s)
+	case []quant.F16:
+		t := f16Table()
+		for i, h := range s {
+			dst[i] = t[h]
+		}
+	}
 }
 
 // f16Table maps every binary16 bit pattern to its float32 value (exact):
