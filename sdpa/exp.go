@@ -1,88 +1,15 @@
 package sdpa
 
-import "math"
+import "github.com/corelane/corelane/kernels"
 
-// Constants of exp32. ln2Hi has 21 trailing zero bits, so n·ln2Hi is exact
-// for every n the reduction produces (|n| ≤ 150).
+// The bounds of exp32 (see kernels.ExactExp32).
 const (
-	expLog2e = 1.44269504088896338700e+00
-	expLn2Hi = 6.93147180369123816490e-01 // 0x3FE62E42FEE00000
-	expLn2Lo = 1.90821492927058770002e-10 // 0x3DEA39EF35793C76
-	// expOverflow is the smallest float32 whose exponential rounds to +Inf
-	// (e^88.72283172607422 is finite, e^88.72283935546875 is not).
-	expOverflow = 88.72283935546875
-	// Below expUnderflow, e^x is less than half the smallest float32
-	// subnormal (2^-150 ≈ e^-103.97) and rounds to +0.
-	expUnderflow = -104
+	expOverflow  = kernels.ExactExpOverflow
+	expUnderflow = kernels.ExactExpUnderflow
 )
 
-// Taylor coefficients 1/k! for k = 2..13, for e^r on |r| ≤ ln2/2; the
-// truncation error, r^14/14!, is below 4e-18.
-const (
-	expC2  = 1.0 / 2
-	expC3  = 1.0 / 6
-	expC4  = 1.0 / 24
-	expC5  = 1.0 / 120
-	expC6  = 1.0 / 720
-	expC7  = 1.0 / 5040
-	expC8  = 1.0 / 40320
-	expC9  = 1.0 / 362880
-	expC10 = 1.0 / 3628800
-	expC11 = 1.0 / 39916800
-	expC12 = 1.0 / 479001600
-	expC13 = 1.0 / 6227020800
-)
-
-// exp32 returns e^x rounded to float32. It is the exponential of Exact mode.
-//
-// It works in float64 and rounds once at the end: x = n·ln2 + r with
-// |r| ≤ ln2/2 (Cody–Waite, ln2 split in two), e^r by its degree-13 Taylor
-// polynomial (Estrin's scheme), and the scaling by 2^n exact in float64. The
-// float64 result is within ~1e-15 relative of e^x, so the final rounding is
-// the correctly rounded one except for inputs whose e^x lies within that
-// distance of a float32 rounding boundary. That bounds the error by 1 ulp;
-// measured, exp32 returns exactly float32(math.Exp(float64(x))) for every
-// float32 x (TestExp32Exhaustive checks all 2.2e9 inputs with a finite,
-// nonzero result; TestExp32 a 1-in-61 sweep of all 2^32 bit patterns and the
-// edges of the range, in every test run). Results in the subnormal range
-// get the same single rounding as any other.
-//
-// Every operation is a separately rounded IEEE float64 multiply or add (each
-// product is converted explicitly, which forbids the compiler to fuse it
-// into an FMA), math.Floor is exact, and no table or math.Exp is used, so
-// exp32 returns the same bits on every GOARCH and CPU. (math.Exp itself does
-// not: it takes an FMA path on some machines.)
-func exp32(x float32) float32 {
-	switch {
-	case x != x:
-		return x
-	case x >= expOverflow:
-		return float32(math.Inf(1))
-	case x < expUnderflow:
-		return 0
-	}
-	xd := float64(x)
-	n := math.Floor(float64(xd*expLog2e) + 0.5)
-	r := float64(xd-float64(n*expLn2Hi)) - float64(n*expLn2Lo)
-	// e^r = Σ_k r^k/k! for k ≤ 13 in Estrin's scheme (pairs, then powers
-	// r², r⁴, r⁸): the same terms as Horner's rule with a dependency chain
-	// a third as long.
-	r2 := float64(r * r)
-	r4 := float64(r2 * r2)
-	r8 := float64(r4 * r4)
-	a0 := 1 + r
-	a1 := float64(expC3*r) + expC2
-	a2 := float64(expC5*r) + expC4
-	a3 := float64(expC7*r) + expC6
-	a4 := float64(expC9*r) + expC8
-	a5 := float64(expC11*r) + expC10
-	a6 := float64(expC13*r) + expC12
-	b0 := float64(a1*r2) + a0
-	b1 := float64(a3*r2) + a2
-	b2 := float64(a5*r2) + a4
-	c0 := float64(b1*r4) + b0
-	c1 := float64(a6*r4) + b2
-	p := float64(c1*r8) + c0
-	// n is in [-151, 128]: 2^n is a normal float64 and the product exact.
-	return float32(p * math.Float64frombits(uint64(int64(n)+1023)<<52))
-}
+// exp32 returns e^x rounded to float32: the exponential of Exact mode,
+// kernels.ExactExp32 (within 1 ulp of the correctly rounded value, measured
+// to be the correctly rounded one for every float32, and the same bits on
+// every machine; TestExp32Exhaustive and TestExactGolden pin it).
+func exp32(x float32) float32 { return kernels.ExactExp32(x) }
