@@ -1,7 +1,6 @@
 package sdpa
 
 import (
-
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
@@ -191,4 +190,3 @@ func widenInto[T kvElem](dst []float32, src []T) {
 // f16Table maps every binary16 bit pattern to its float32 value (exact):
 // quant's shared 256 KiB table.
 var f16Table = quant.F16Table
-

@@ -150,3 +150,52 @@ func TestAttentionErrors(t *testing.T) {
 		t.Errorf("events %v, want two Attention ops", events)
 	}
 }
+
+// TestWriteKV: spi's KV writes fill a cache that AttentionF16 reads in
+// place, and bad shapes are ErrShape named by spi.
+func TestWriteKV(t *testing.T) {
+	b, err := New(WithSchedule(sched.Sequential))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := b.Context()
+	sh := sdpa.Shape{Batch: 1, Heads: 4, KVHeads: 2, SeqQ: 1, SeqKV: 3, HeadDim: 4}
+	q, k, v := attnInputs(sh) // k, v: [KVHeads, SeqKV, HeadDim]
+	const capacity = 8
+	kc, vc := make([]quant.F16, 2*capacity*4), make([]quant.F16, 2*capacity*4)
+	for pos := range sh.SeqKV {
+		var ks, vs []float32 // [1 token, KVHeads, HeadDim]
+		for g := range sh.KVHeads {
+			ks = append(ks, k[(g*sh.SeqKV+pos)*4:][:4]...)
+			vs = append(vs, v[(g*sh.SeqKV+pos)*4:][:4]...)
+		}
+		w := sdpa.KVWrite{Batch: 1, KVHeads: 2, HeadDim: 4, Capacity: capacity, Pos: pos, Tokens: 1}
+		if err := errors.Join(c.WriteKVF16(kc, ks, w), c.WriteKVF16(vc, vs, w)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([]float32, len(q))
+	if err := c.AttentionF16(got, q, kc, vc, sh, sdpa.Options{KVCapacity: capacity}); err != nil {
+		t.Fatal(err)
+	}
+	k16, v16 := make([]quant.F16, len(k)), make([]quant.F16, len(v))
+	for i := range k {
+		k16[i], v16[i] = quant.FromFloat32(k[i]), quant.FromFloat32(v[i])
+	}
+	want := make([]float32, len(q))
+	if err := c.AttentionF16(want, q, k16, v16, sh, sdpa.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if !sameBits(got, want) {
+		t.Fatal("attention over the written cache differs")
+	}
+	w := sdpa.KVWrite{Batch: 1, KVHeads: 2, HeadDim: 4, Capacity: capacity, Pos: 7, Tokens: 2}
+	err = c.WriteKVF16(kc, make([]float32, 16), w)
+	if !errors.Is(err, ErrShape) || !strings.HasPrefix(err.Error(), "spi: WriteKVF16: bad shape: KVWrite.Pos") {
+		t.Errorf("full cache: %v", err)
+	}
+	err = c.WriteKV(make([]float32, 3), make([]float32, 16), w)
+	if !errors.Is(err, ErrShape) || !strings.HasPrefix(err.Error(), "spi: WriteKV: bad shape:") {
+		t.Errorf("short cache: %v", err)
+	}
+}
