@@ -8,12 +8,12 @@ const (
 	exactLog2e = 1.44269504088896338700e+00
 	exactLn2Hi = 6.93147180369123816490e-01 // 0x3FE62E42FEE00000
 	exactLn2Lo = 1.90821492927058770002e-10 // 0x3DEA39EF35793C76
-	// exactOverflow is the smallest float32 whose exponential rounds to +Inf
+	// ExpOverflow is the smallest float32 whose exponential rounds to +Inf
 	// (e^88.72283172607422 is finite, e^88.72283935546875 is not).
-	exactOverflow = 88.72283935546875
-	// Below exactUnderflow, e^x is less than half the smallest float32
+	ExpOverflow = 88.72283935546875
+	// Below ExpUnderflow, e^x is less than half the smallest float32
 	// subnormal (2^-150 ≈ e^-103.97) and rounds to +0.
-	exactUnderflow = -104
+	ExpUnderflow = -104
 )
 
 // Taylor coefficients 1/k! for k = 2..13, for e^r on |r| ≤ ln2/2; the
@@ -60,9 +60,9 @@ func Exp(x float32) float32 {
 	switch {
 	case x != x:
 		return x
-	case x >= exactOverflow:
+	case x >= ExpOverflow:
 		return float32(math.Inf(1))
-	case x < exactUnderflow:
+	case x < ExpUnderflow:
 		return 0
 	}
 	xd := float64(x)

@@ -37,11 +37,11 @@ func TestExpEdges(t *testing.T) {
 		{float32(math.Copysign(0, -1)), 1},
 		{inf, inf},
 		{-inf, 0},
-		{exactOverflow, inf},
-		{math.Nextafter32(exactOverflow, 0), refExp(math.Nextafter32(exactOverflow, 0))},
+		{ExpOverflow, inf},
+		{math.Nextafter32(ExpOverflow, 0), refExp(math.Nextafter32(ExpOverflow, 0))},
 		{math.MaxFloat32, inf},
 		{-math.MaxFloat32, 0},
-		{exactUnderflow, 0},
+		{ExpUnderflow, 0},
 		{-103.97207, refExp(-103.97207)},
 		{math.SmallestNonzeroFloat32, 1},
 		{-math.SmallestNonzeroFloat32, 1},
@@ -53,12 +53,12 @@ func TestExpEdges(t *testing.T) {
 	if got := Exp(float32(math.NaN())); got == got {
 		t.Errorf("Exp(NaN) = %g, want NaN", got)
 	}
-	if math.Nextafter32(exactOverflow, 0) >= exactOverflow || math.IsInf(float64(refExp(math.Nextafter32(exactOverflow, 0))), 1) ||
-		!math.IsInf(float64(refExp(exactOverflow)), 1) {
-		t.Errorf("exactOverflow %g is not the overflow threshold of float32(math.Exp)", float32(exactOverflow))
+	if math.Nextafter32(ExpOverflow, 0) >= ExpOverflow || math.IsInf(float64(refExp(math.Nextafter32(ExpOverflow, 0))), 1) ||
+		!math.IsInf(float64(refExp(ExpOverflow)), 1) {
+		t.Errorf("ExpOverflow %g is not the overflow threshold of float32(math.Exp)", float32(ExpOverflow))
 	}
-	if refExp(exactUnderflow) != 0 || refExp(math.Nextafter32(exactUnderflow, 0)) != 0 {
-		t.Errorf("float32(math.Exp(%d)) is not 0", exactUnderflow)
+	if refExp(ExpUnderflow) != 0 || refExp(math.Nextafter32(ExpUnderflow, 0)) != 0 {
+		t.Errorf("float32(math.Exp(%d)) is not 0", ExpUnderflow)
 	}
 }
 
@@ -96,7 +96,7 @@ func TestExp(t *testing.T) {
 	}
 	// Dense near the ends of the range where the result is finite and
 	// nonzero, and around 0.
-	for _, c := range []float32{exactOverflow, exactUnderflow, -87.33655, 0} {
+	for _, c := range []float32{ExpOverflow, ExpUnderflow, -87.33655, 0} {
 		x := c
 		for i := 0; i < 1<<14; i++ {
 			check(x)
@@ -111,7 +111,7 @@ func TestExp(t *testing.T) {
 	t.Logf("Exp: %d inputs, %d off by 1 ulp from float32(math.Exp) (last at %g), none by more", n, off1, worst)
 }
 
-// TestExpExhaustive checks every float32 in (-104, exactOverflow), which
+// TestExpExhaustive checks every float32 in (-104, ExpOverflow), which
 // holds every input whose exponential is finite and nonzero (about 2.2e9
 // inputs, two to five minutes on two cores). It runs only with
 // CORELANE_EXP_EXHAUSTIVE=1.
@@ -119,10 +119,10 @@ func TestExpExhaustive(t *testing.T) {
 	if os.Getenv("CORELANE_EXP_EXHAUSTIVE") == "" {
 		t.Skip("set CORELANE_EXP_EXHAUSTIVE=1 to check every input")
 	}
-	// Non-negative inputs [0, exactOverflow) and negative ones (-104, -0].
+	// Non-negative inputs [0, ExpOverflow) and negative ones (-104, -0].
 	ranges := [][2]uint32{
-		{0, math.Float32bits(exactOverflow)},
-		{0x80000000, math.Float32bits(exactUnderflow)},
+		{0, math.Float32bits(ExpOverflow)},
+		{0x80000000, math.Float32bits(ExpUnderflow)},
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -159,5 +159,5 @@ func TestExpExhaustive(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	t.Logf("Exp: all %d inputs in (-104, %g) checked, %d off by 1 ulp from float32(math.Exp), none by more", n, float32(exactOverflow), off1)
+	t.Logf("Exp: all %d inputs in (-104, %g) checked, %d off by 1 ulp from float32(math.Exp), none by more", n, float32(ExpOverflow), off1)
 }

@@ -49,5 +49,12 @@ func genericVariant() Variant {
 		Scale:  scaleGeneric,
 		Max:    maxGeneric,
 		ExpSum: expSumGeneric,
+
+		WidenF16:      widenF16Generic,
+		ExactScores:   exactScoresGeneric,
+		ExactExp:      exactExpGeneric,
+		ExactDiv:      exactDivGeneric,
+		ExactWeighted: exactWeightedGeneric,
+		DotRows:       dotRowsGeneric,
 	}}
 }

@@ -83,6 +83,38 @@ type Ops struct {
 	// ExpSum sets dst[i] = exp(x[i] − sub) (len(dst) == len(x)) and returns
 	// the sum of the dst values, with a vectorised exp (see Exp32).
 	ExpSum func(dst, x []float32, sub float32) float32
+
+	// Attention kernels (package sdpa; see attn.go). The Exact* kernels
+	// have a fixed rounding order: every variant returns the generic
+	// kernel's bits for every input. Lanes of a SIMD variant compute
+	// different values (query rows, keys, output columns), each in the
+	// generic order, with no fused multiply-add.
+
+	// WidenF16 sets dst[i] to the value of src[i] (exact; len(dst) ==
+	// len(src)).
+	WidenF16 func(dst []float32, src []quant.F16)
+	// ExactScores sets st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for
+	// r < rs, j < len(st)/rs and d < hd = len(qt)/rs, summed over d in
+	// order from +0, every product and sum rounded to float32. len(st) and
+	// len(qt) are multiples of rs; len(k) ≥ (n−1)·ldk + hd for n ≥ 1 keys.
+	ExactScores func(st, qt []float32, rs int, k []float32, ldk int)
+	// ExactExp sets dst[i] = ExactExp32(x[i] − m[i mod len(m)]), the
+	// subtraction rounded to float32 (len(dst) == len(x), a multiple of
+	// len(m) ≥ 1).
+	ExactExp func(dst, x, m []float32)
+	// ExactDiv sets x[i] = x[i] / d[i mod len(d)] (len(x) a multiple of
+	// len(d) ≥ 1).
+	ExactDiv func(x, d []float32)
+	// ExactWeighted adds pt[j·rs + r]·v[j·ldv + c] to o[r·hd + c] for every
+	// row r < len(o)/hd ≤ rs and column c < hd, key by key for j <
+	// len(pt)/rs in order, skipping keys whose weight is 0, every product
+	// and sum rounded to float32. len(pt) is a multiple of rs; len(v) ≥
+	// (n−1)·ldv + hd for n ≥ 1 keys.
+	ExactWeighted func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
+	// DotRows sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < len(dst), d <
+	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
+	// + len(q) for len(dst) ≥ 1.
+	DotRows func(dst, q, k []float32, ldk int)
 }
 
 // opNames lists the Ops fields in declaration order; Info reports on each.

@@ -48,6 +48,16 @@
 // than ParallelMinWork (Exact) or ParallelMinWorkFast (Fast) multiply-adds
 // runs inline on the calling goroutine.
 //
+// # Kernels and layouts
+//
+// A Runner (New) computes with one given set of kernels, such as a
+// spi.Backend's pinned variant; the package-level Attention and
+// AttentionF16 use the registry's current choice. Q and out, and
+// separately K and V, may be laid out HeadsFirst ([Batch, Heads, Seq,
+// HeadDim]) or TokensFirst ([Batch, Seq, Heads, HeadDim], what a matrix
+// product of token rows gives): Options.Layout and Options.KVLayout, read
+// in place through strides, never copied.
+//
 // K and V may be float32 (Attention) or IEEE binary16 (AttentionF16, the
 // usual KV-cache type); grouped heads read their K/V head by index and K/V
 // are never copied or tiled as a whole. A KV cache with room for more rows

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 	"github.com/corelane/corelane/sdpa"
@@ -83,4 +84,37 @@ func ExampleAttentionF16() {
 	fmt.Println(out)
 	// Output:
 	// [10 20 0 0]
+}
+
+// A Runner computes with a given set of kernels (here the generic ones)
+// instead of the registry's choice; Options.Layout = TokensFirst reads q
+// and writes out as [SeqQ, Heads, HeadDim], as a matrix product of the
+// token rows gives them.
+func ExampleNew() {
+	ops, err := kernels.Lookup(kernels.Generic)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	shape := sdpa.Shape{Batch: 1, Heads: 2, KVHeads: 1, SeqQ: 2, SeqKV: 3, HeadDim: 2}
+	q := []float32{
+		1, 0, 1, 1, // token 0: heads 0 and 1
+		0, 1, -1, 0, // token 1
+	}
+	k := []float32{1, 0, 0, 1, 1, 1}
+	v := []float32{1, 2, 3, 4, 5, 6}
+	out := make([]float32, len(q))
+	opt := sdpa.Options{Causal: true, Layout: sdpa.TokensFirst}
+	if err := sdpa.New(ops).Attention(sched.Sequential, out, q, k, v, shape, opt); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for r := 0; r < 4; r++ {
+		fmt.Printf("%.4f\n", out[2*r:2*r+2])
+	}
+	// Output:
+	// [1.6605 2.6605]
+	// [2.0000 3.0000]
+	// [3.4067 4.4067]
+	// [3.0000 4.0000]
 }

@@ -1,8 +1,6 @@
 package sdpa
 
 import (
-	"sync"
-
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
@@ -27,40 +25,6 @@ const ParallelMinWork = 1 << 16
 // from 64K (~14 µs).
 const ParallelMinWorkFast = 1 << 16
 
-// Tiling. None of these depends on the schedule or the worker count, and in
-// Exact mode none of them changes the result; in Fast mode fastBlock and
-// fastChunk fix the reduction order (see the package documentation).
-const (
-	// exactRows is the number of query rows in an Exact unit of work.
-	exactRows = 8
-	// exactKeyBlock is the number of keys whose K (or V) rows one Exact
-	// tile reads before moving on: 64 keys of HeadDim 64 are 16 KiB, which
-	// stays in L1 while every row of the tile uses them.
-	exactKeyBlock = 64
-	// fastRows is the number of query rows in a Fast unit of work.
-	fastRows = 64
-	// fastBlock is the key-block size of Fast's online softmax.
-	fastBlock = 512
-	// fastLd is the row stride of a transposed K or V block: one cache
-	// line more than fastBlock, so that writing a column of the block
-	// touches HeadDim different cache sets instead of a few.
-	fastLd = fastBlock + 16
-	// transposeStrip is how many values of d transposeWiden writes per
-	// pass: 16 rows of a transposed block stay in L1 while it is written.
-	transposeStrip = 16
-	// fastChunk is the number of keys in one Fast decode chunk, a multiple
-	// of fastBlock.
-	fastChunk = 512
-	// fastTransposeMinSeqQ: Fast transposes each K/V block (and computes
-	// a block's scores and weighted sum with calls that span the block)
-	// when SeqQ is at least this, so that the transpose is shared by the
-	// rows of a tile.
-	fastTransposeMinSeqQ = 4
-	// fastSplitMaxSeqQ: Fast splits the keys into chunks of fastChunk when
-	// SeqQ is at most this and SeqKV is more than one chunk.
-	fastSplitMaxSeqQ = 8
-)
-
 // minWork holds ParallelMinWork and ParallelMinWorkFast; benchmarks lower
 // them to measure the parallel path on small calls.
 var minWork = [2]int{ParallelMinWork, ParallelMinWorkFast}
@@ -78,8 +42,12 @@ type plan struct {
 	group        int // Heads / KVHeads
 	capacity     int // rows per K/V head in k and v: KVCapacity or SeqKV
 	mode         Mode
-	ops          kernels.Ops // Fast only: read once per call
-	transposed   bool        // Fast only: K/V blocks transposed (see fastScores)
+	// Strides in elements: batch, head and query row in q and out; batch,
+	// K/V head and key row in k and v (see Options.Layout and KVLayout).
+	qsB, qsH, qsI int
+	ksB, ksG, ksJ int
+	ops           kernels.Ops // the Runner's kernels
+	transposed    bool        // Fast only: K/V blocks transposed (see fastScores)
 
 	rows     int // query rows per unit
 	tiles    int // row tiles per (batch, head)
@@ -124,26 +92,25 @@ func (p *plan) work() int {
 	return p.sh.Batch * p.sh.Heads * keys * 2 * p.sh.HeadDim
 }
 
-// unit identifies one unit of work: batch b, head h, query rows [i0, i1),
-// key chunk c.
-type unit struct{ b, h, i0, i1, c int }
+// unit identifies one unit of work: batch b, K/V head h, the tile's rows
+// [i0, i1) of the group's flattened rows (see tile.go).
+type unit struct{ b, h, i0, i1 int }
 
 func (p *plan) unit(u int) unit {
-	c := u % p.chunks
-	u /= p.chunks
 	t := u % p.tiles
-	bh := u / p.tiles
+	bg := u / p.tiles
 	i0 := t * p.rows
-	return unit{b: bh / p.sh.Heads, h: bh % p.sh.Heads, i0: i0, i1: min(i0+p.rows, p.sh.SeqQ), c: c}
+	return unit{b: bg / p.sh.KVHeads, h: bg % p.sh.KVHeads, i0: i0, i1: min(i0+p.rows, p.group*p.sh.SeqQ)}
 }
 
-// Offsets of row i of head h in q/out, and of key j of KV head g in k/v.
+// Offsets of row i of head h in q/out, and of key j of the K/V head that
+// query head h reads in k/v.
 func (p *plan) qOff(b, h, i int) int {
-	return ((b*p.sh.Heads+h)*p.sh.SeqQ + i) * p.sh.HeadDim
+	return b*p.qsB + h*p.qsH + i*p.qsI
 }
 
 func (p *plan) kvOff(b, h, j int) int {
-	return ((b*p.sh.KVHeads+h/p.group)*p.capacity + j) * p.sh.HeadDim
+	return b*p.ksB + (h/p.group)*p.ksG + j*p.ksJ
 }
 
 // run computes the call on s.
@@ -155,55 +122,24 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 	if s == nil {
 		s = sched.Sequential
 	}
-	p.rows, p.chunks, p.chunkLen = exactRows, 1, sh.SeqKV
-	if p.mode == Fast {
-		p.ops = kernels.Current()
-		p.rows = fastRows
-		p.transposed = sh.SeqQ >= fastTransposeMinSeqQ
-		if sh.SeqQ <= fastSplitMaxSeqQ && sh.SeqKV > fastChunk {
-			p.chunkLen = fastChunk
-			p.chunks = (sh.SeqKV + fastChunk - 1) / fastChunk
-		}
-	}
-	p.tiles = (sh.SeqQ + p.rows - 1) / p.rows
-	units := sh.Batch * sh.Heads * p.tiles * p.chunks
+	p.rows = min(tileRows(sh.SeqKV), p.group*sh.SeqQ)
+	p.tiles = (p.group*sh.SeqQ + p.rows - 1) / p.rows
+	units := sh.Batch * sh.KVHeads * p.tiles
 	forRange := s.ForRange
 	if p.work() < minWork[p.mode] {
 		forRange = sched.Sequential.ForRange
 	}
-	switch {
-	case p.mode == Exact:
-		forRange(units, 1, func(start, end int) {
-			buf := getScratch(p.rows*sh.SeqKV + exactKeyBlock*sh.HeadDim)
-			defer putScratch(buf)
-			for u := start; u < end; u++ {
-				exactTile(p, p.unit(u), out, q, k, v, *buf)
+	forRange(units, 1, func(start, end int) {
+		sc := getTileScratch(p)
+		defer scratchPool.Put(sc)
+		for u := start; u < end; u++ {
+			if p.mode == Exact {
+				exactTile(p, p.unit(u), out, q, k, v, sc)
+			} else {
+				fastTile(p, p.unit(u), out, q, k, v, sc)
 			}
-		})
-	case p.chunks == 1:
-		forRange(units, 1, func(start, end int) {
-			buf := getScratch(fastScratch(p))
-			defer putScratch(buf)
-			for u := start; u < end; u++ {
-				fastTile(p, p.unit(u), out, q, k, v, *buf, nil)
-			}
-		})
-	default:
-		// Decode: every (row, chunk) unit leaves its partial softmax state
-		// in part; then each row combines its chunks in chunk order. The
-		// combine is ~1/(2·fastChunk) of the work, so it runs inline.
-		part := newPartials(sh.Batch*sh.Heads*sh.SeqQ, p.chunks, sh.HeadDim)
-		forRange(units, 1, func(start, end int) {
-			buf := getScratch(fastScratch(p))
-			defer putScratch(buf)
-			for u := start; u < end; u++ {
-				fastTile(p, p.unit(u), out, q, k, v, *buf, part)
-			}
-		})
-		for r := range sh.Batch * sh.Heads * sh.SeqQ {
-			combine(p, part, r, out[r*sh.HeadDim:(r+1)*sh.HeadDim])
 		}
-	}
+	})
 }
 
 // widen returns the float32 values of src: src itself for float32, else
@@ -223,20 +159,34 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 	panic("unreachable")
 }
 
+// rowsWiden returns the n key rows at src[off + j·ld], j < n, as
+// contiguous float32 rows of hd values: a subslice of src when it holds
+// float32 rows back to back, else a copy (widened exactly) in buf (len(buf)
+// ≥ n·hd).
+func rowsWiden[T kvElem](src []T, off, n, hd, ld int, buf []float32) []float32 {
+	if ld == hd || n <= 1 {
+		return widen(src[off:off+n*hd], buf)
+	}
+	d := buf[:n*hd]
+	for j := range n {
+		widenInto(d[j*hd:(j+1)*hd], src[off+j*ld:off+j*ld+hd])
+	}
+	return d
+}
+
+// widenInto writes the float32 values of src to dst (len(dst) == len(src)).
+func widenInto[T kvElem](dst []float32, src []T) {
+	switch s := any(src).(type) {
+	case []float32:
+		copy(dst, s)
+	case []quant.F16:
+		t := f16Table()
+		for i, h := range s {
+			dst[i] = t.At(h)
+		}
+	}
+}
+
 // f16Table maps every binary16 bit pattern to its float32 value (exact):
 // quant's shared 256 KiB table.
 var f16Table = quant.F16Table
-
-// Scratch buffers, reused across calls and tasks.
-var scratch sync.Pool
-
-func getScratch(n int) *[]float32 {
-	if b, ok := scratch.Get().(*[]float32); ok && cap(*b) >= n {
-		*b = (*b)[:n]
-		return b
-	}
-	b := make([]float32, n)
-	return &b
-}
-
-func putScratch(b *[]float32) { scratch.Put(b) }

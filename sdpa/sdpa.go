@@ -7,13 +7,15 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 )
 
 // Shape gives the dimensions of one attention call. Q and the output are
 // [Batch, Heads, SeqQ, HeadDim], K and V are [Batch, KVHeads, SeqKV,
-// HeadDim], all row-major.
+// HeadDim], all row-major, unless Options.Layout or Options.KVLayout say
+// TokensFirst.
 //
 // Heads, KVHeads and HeadDim must be at least 1 and KVHeads must divide
 // Heads: query head h reads K/V head h / (Heads/KVHeads) (grouped-query
@@ -47,6 +49,32 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
+// Layout is the order of the head and token dimensions of Q and out
+// (Options.Layout) or of K and V (Options.KVLayout). The zero value is
+// HeadsFirst.
+type Layout int
+
+const (
+	// HeadsFirst is [Batch, Heads, Seq, HeadDim]: each head's rows are
+	// contiguous (a KV cache kept per head).
+	HeadsFirst Layout = iota
+	// TokensFirst is [Batch, Seq, Heads, HeadDim]: each token's heads are
+	// contiguous, as a matrix product of the token rows with the
+	// projection weights produces them (and a KV cache kept per token).
+	TokensFirst
+)
+
+// String returns "heads-first" or "tokens-first".
+func (l Layout) String() string {
+	switch l {
+	case HeadsFirst:
+		return "heads-first"
+	case TokensFirst:
+		return "tokens-first"
+	}
+	return fmt.Sprintf("Layout(%d)", int(l))
+}
+
 // Options are the optional parts of an attention call. The zero value is
 // non-causal, unmasked, Exact attention with scale 1/sqrt(HeadDim).
 type Options struct {
@@ -68,8 +96,16 @@ type Options struct {
 	// for, as in a KV cache written in place: K and V are then [Batch,
 	// KVHeads, KVCapacity, HeadDim] and only the first SeqKV rows of each
 	// head are read (the rest may hold anything). 0 means SeqKV. It must be
-	// at least SeqKV.
+	// at least SeqKV. With KVLayout TokensFirst, K and V are [Batch,
+	// KVCapacity, KVHeads, HeadDim].
 	KVCapacity int
+	// Layout is the layout of q and out: HeadsFirst (the default,
+	// [Batch, Heads, SeqQ, HeadDim]) or TokensFirst ([Batch, SeqQ, Heads,
+	// HeadDim], what a matrix product of the token rows gives).
+	Layout Layout
+	// KVLayout is the layout of k and v: HeadsFirst (the default) or
+	// TokensFirst ([Batch, SeqKV or KVCapacity, KVHeads, HeadDim]).
+	KVLayout Layout
 }
 
 // Errors returned by Attention and AttentionF16, for errors.Is. Every error
@@ -80,7 +116,7 @@ var (
 	// It is quant.ErrShape, the module's one shape sentinel.
 	ErrShape = quant.ErrShape
 	// ErrOption: an Options field is invalid (Scale not finite, unknown
-	// Mode).
+	// Mode or Layout).
 	ErrOption = errors.New("bad option")
 	// ErrOverlap: out shares memory with q, k, v or the mask.
 	ErrOverlap = errors.New("output overlaps an input")
@@ -129,16 +165,11 @@ var (
 // of keys. A call of fewer than ParallelMinWork (Exact) or
 // ParallelMinWorkFast (Fast) multiply-adds runs inline on the calling
 // goroutine.
+//
+// Attention uses the kernels the registry currently selects
+// (kernels.Current); Runner.Attention uses a given set.
 func Attention(s sched.Schedule, out, q, k, v []float32, shape Shape, opt Options) error {
-	p, err := newPlan("Attention", out, q, len(k), len(v), shape, opt)
-	if err != nil {
-		return err
-	}
-	if err := checkOverlap("Attention", out, q, k, v, opt.Mask); err != nil {
-		return err
-	}
-	run(s, p, out, q, k, v)
-	return nil
+	return New(kernels.Current()).Attention(s, out, q, k, v, shape, opt)
 }
 
 // AttentionF16 is Attention with K and V stored as IEEE binary16, the usual
@@ -147,7 +178,54 @@ func Attention(s sched.Schedule, out, q, k, v []float32, shape Shape, opt Option
 // AttentionF16 gives exactly the bits Attention gives on the widened K and
 // V; in Fast mode it gives the same bits as Fast Attention on the widened
 // K and V.
+//
+// AttentionF16 uses the kernels the registry currently selects;
+// Runner.AttentionF16 uses a given set.
 func AttentionF16(s sched.Schedule, out, q []float32, k, v []quant.F16, shape Shape, opt Options) error {
+	return New(kernels.Current()).AttentionF16(s, out, q, k, v, shape, opt)
+}
+
+// Runner computes attention with one fixed set of kernels, such as the
+// kernels a spi.Backend was pinned to: every kernel an attention call runs
+// comes from it, never from the process-wide registry. The zero Runner is
+// not usable; make one with New. A Runner is a small value, safe for
+// concurrent use.
+type Runner struct {
+	ops     kernels.Ops
+	onStart func()
+}
+
+// New returns a Runner that uses ops (kernels.Lookup or kernels.Current
+// give one; every field must be set, as in those).
+func New(ops kernels.Ops) Runner { return Runner{ops: ops} }
+
+// OnStart returns a copy of r that calls f once per call, after the call
+// has validated its arguments and before any work: a failed call never
+// calls it. (spi uses it to trace only the calls that run.)
+func (r Runner) OnStart(f func()) Runner {
+	r.onStart = f
+	return r
+}
+
+// Attention is the package's Attention with r's kernels.
+func (r Runner) Attention(s sched.Schedule, out, q, k, v []float32, shape Shape, opt Options) error {
+	p, err := newPlan("Attention", out, q, len(k), len(v), shape, opt)
+	if err != nil {
+		return err
+	}
+	if err := checkOverlap("Attention", out, q, k, v, opt.Mask); err != nil {
+		return err
+	}
+	if r.onStart != nil {
+		r.onStart()
+	}
+	p.ops = r.ops
+	run(s, p, out, q, k, v)
+	return nil
+}
+
+// AttentionF16 is the package's AttentionF16 with r's kernels.
+func (r Runner) AttentionF16(s sched.Schedule, out, q []float32, k, v []quant.F16, shape Shape, opt Options) error {
 	p, err := newPlan("AttentionF16", out, q, len(k), len(v), shape, opt)
 	if err != nil {
 		return err
@@ -155,6 +233,10 @@ func AttentionF16(s sched.Schedule, out, q []float32, k, v []quant.F16, shape Sh
 	if err := checkOverlap("AttentionF16", out, q, k, v, opt.Mask); err != nil {
 		return err
 	}
+	if r.onStart != nil {
+		r.onStart()
+	}
+	p.ops = r.ops
 	run(s, p, out, q, k, v)
 	return nil
 }
@@ -223,16 +305,32 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		return nil, shapeErr(op, "Shape %+v is too large (its sizes overflow int)", sh)
 	}
 	_ = wk
-	kvLayout := "Batch·KVHeads·SeqKV·HeadDim"
+	for _, l := range []struct {
+		name string
+		l    Layout
+	}{{"Layout", opt.Layout}, {"KVLayout", opt.KVLayout}} {
+		if l.l != HeadsFirst && l.l != TokensFirst {
+			return nil, optionErr(op, "Options.%s = %d, want HeadsFirst (%d) or TokensFirst (%d)", l.name, int(l.l), int(HeadsFirst), int(TokensFirst))
+		}
+	}
+	qLayout := "Batch·Heads·SeqQ·HeadDim"
+	if opt.Layout == TokensFirst {
+		qLayout = "Batch·SeqQ·Heads·HeadDim"
+	}
+	seqName := "SeqKV"
 	if opt.KVCapacity != 0 {
-		kvLayout = "Batch·KVHeads·KVCapacity·HeadDim"
+		seqName = "KVCapacity"
+	}
+	kvLayout := "Batch·KVHeads·" + seqName + "·HeadDim"
+	if opt.KVLayout == TokensFirst {
+		kvLayout = "Batch·" + seqName + "·KVHeads·HeadDim"
 	}
 	for _, c := range []struct {
 		name, layout string
 		got, want    int
 	}{
-		{"q", "Batch·Heads·SeqQ·HeadDim", len(q), nq},
-		{"out", "Batch·Heads·SeqQ·HeadDim", len(out), nq},
+		{"q", qLayout, len(q), nq},
+		{"out", qLayout, len(out), nq},
 		{"k", kvLayout, lenK, nkv},
 		{"v", kvLayout, lenV, nkv},
 	} {
@@ -260,7 +358,8 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 	if opt.Mode != Exact && opt.Mode != Fast {
 		return nil, optionErr(op, "Options.Mode = %d, want Exact (%d) or Fast (%d)", int(opt.Mode), int(Exact), int(Fast))
 	}
-	return &plan{
+	hd := sh.HeadDim
+	p := &plan{
 		sh:           sh,
 		scale:        scale,
 		causal:       opt.Causal,
@@ -269,7 +368,19 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		group:        sh.Heads / sh.KVHeads,
 		capacity:     capacity,
 		mode:         opt.Mode,
-	}, nil
+	}
+	// Strides (in elements) of batch, head and row in q/out and in k/v.
+	if opt.Layout == TokensFirst {
+		p.qsB, p.qsH, p.qsI = sh.SeqQ*sh.Heads*hd, hd, sh.Heads*hd
+	} else {
+		p.qsB, p.qsH, p.qsI = sh.Heads*sh.SeqQ*hd, sh.SeqQ*hd, hd
+	}
+	if opt.KVLayout == TokensFirst {
+		p.ksB, p.ksG, p.ksJ = capacity*sh.KVHeads*hd, hd, sh.KVHeads*hd
+	} else {
+		p.ksB, p.ksG, p.ksJ = sh.KVHeads*capacity*hd, capacity*hd, hd
+	}
+	return p, nil
 }
 
 // span returns the address range [lo, hi) of a slice's elements.

@@ -67,8 +67,6 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 	q := make([]float32, T*m.Dim)
 	k := make([]float32, T*kvd)
 	v := make([]float32, T*kvd)
-	qh := make([]float32, T*m.Dim) // q as [Heads, T, hd] for sdpa
-	oh := make([]float32, T*m.Dim)
 	att := make([]float32, T*m.Dim)
 	gate := make([]float32, T*m.FFN)
 	up := make([]float32, T*m.FFN)
@@ -96,27 +94,17 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 			return nil, err
 		}
 		err = t.add(&t.attn, func() error {
-			// Write the new K/V rows in place, transpose q to [Heads, T, hd].
+			// Write the new K/V rows in place; q and att stay [T, Heads, hd]
+			// (sdpa.TokensFirst), as MatMul gives them.
 			for tok := 0; tok < T; tok++ {
 				for g := 0; g < m.KVHeads; g++ {
 					dst := (g*d.maxSeq + pos0 + tok) * hd
 					copy(d.kc[l][dst:dst+hd], k[(tok*m.KVHeads+g)*hd:])
 					copy(d.vc[l][dst:dst+hd], v[(tok*m.KVHeads+g)*hd:])
 				}
-				for hh := 0; hh < m.Heads; hh++ {
-					copy(qh[(hh*T+tok)*hd:(hh*T+tok+1)*hd], q[(tok*m.Heads+hh)*hd:])
-				}
 			}
 			shape := sdpa.Shape{Batch: 1, Heads: m.Heads, KVHeads: m.KVHeads, SeqQ: T, SeqKV: pos0 + T, HeadDim: hd}
-			if err := c.Attention(oh, qh, d.kc[l], d.vc[l], shape, sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq}); err != nil {
-				return err
-			}
-			for tok := 0; tok < T; tok++ {
-				for hh := 0; hh < m.Heads; hh++ {
-					copy(att[(tok*m.Heads+hh)*hd:(tok*m.Heads+hh+1)*hd], oh[(hh*T+tok)*hd:])
-				}
-			}
-			return nil
+			return c.Attention(att, q, d.kc[l], d.vc[l], shape, sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq, Layout: sdpa.TokensFirst})
 		})
 		if err != nil {
 			return nil, err
