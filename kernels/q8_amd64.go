@@ -5,6 +5,7 @@ package kernels
 import (
 	"unsafe"
 
+	"github.com/corelane/corelane/internal/scratch"
 	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
@@ -17,16 +18,16 @@ var _ = addAMD64(func(variant string, o *Ops) {
 	var q6 q6kKernels
 	switch variant {
 	case "avx2":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mm: amd64.MatMulQ8_0AVX2, cols: 2}
+		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mvp: amd64.MatVecQ8_0PackedAVX2, pack: amd64.PackQ8_0Sext, mm: amd64.MatMulQ8_0AVX2, cols: 2}
 		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
 	case "avxvnni":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mm: amd64.MatMulQ8_0AVXVNNI, cols: 2, vnni: true}
+		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mvp: amd64.MatVecQ8_0PackedAVXVNNI, pack: amd64.PackQ8_0VNNI, mm: amd64.MatMulQ8_0AVXVNNI, cols: 2, vnni: true}
 		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
 	case "avx512":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512, mm: amd64.MatMulQ8_0AVX512, cols: 8}
+		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512, mvp: amd64.MatVecQ8_0PackedAVX512, pack: amd64.PackQ8_0Sext, mm: amd64.MatMulQ8_0AVX2, cols: 2}
 		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512}
 	case "avx512vnni":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512VNNI, mm: amd64.MatMulQ8_0AVX512VNNI, cols: 8, vnni: true}
+		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512VNNI, mvp: amd64.MatVecQ8_0PackedAVX512VNNI, pack: amd64.PackQ8_0VNNI, mm: amd64.MatMulQ8_0AVX512VNNI, cols: 8, vnni: true}
 		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI}
 	default:
 		return
@@ -37,21 +38,49 @@ var _ = addAMD64(func(variant string, o *Ops) {
 
 func q8Blocks[B any](b []B) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
 
-// q80Kernels are one variant's Q8_0 kernels: mv a MatVecQ8_0* kernel, mm a
+// q80Kernels are one variant's Q8_0 kernels: mv a MatVecQ8_0* kernel on
+// raw x, mvp the same on x packed by pack (cheaper per row), mm a
 // MatMulQ8_0* tile of cols packed columns (packQ8_0, VNNI layout or not).
 type q80Kernels struct {
-	mv   func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	mm   func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
-	cols int
-	vnni bool
+	mv, mvp func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	pack    func(xp, x unsafe.Pointer, nb int)
+	mm      func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+	cols    int
+	vnni    bool
+}
+
+// q80PackRows is the number of rows from which packing x first pays: the
+// packing costs about as much as one row's dot, and each row on packed x
+// saves a fifth of one.
+const q80PackRows = 8
+
+// q80MatVecPacked is the size of x packed for MatVecQ8_0Packed*.
+func q80MatVecPacked(nb int) int { return 68 * nb }
+
+// rows runs the matvec kernel over all rows of w against x (nb ≥ 1
+// blocks): on x packed into scratch memory from q80PackRows rows on.
+func (k q80Kernels) rows(dst *float32, w unsafe.Pointer, x []quant.BlockQ8_0, rows int) {
+	if rows < q80PackRows {
+		k.mv(dst, w, q8Blocks(x), rows, len(x))
+		return
+	}
+	n := q80MatVecPacked(len(x))
+	buf := scratch.Get(n)
+	xp := unsafe.Pointer(unsafe.SliceData(buf.Bytes(n)))
+	k.pack(xp, q8Blocks(x), len(x))
+	k.mvp(dst, w, xp, rows, len(x))
+	buf.Release()
 }
 
 func (k q80Kernels) dot(w, x []quant.BlockQ8_0) float32 {
 	if len(w) != len(x) {
 		panic("kernels: DotQ8_0: len(w) != len(x)")
 	}
+	if len(x) == 0 {
+		return 0
+	}
 	var out float32
-	k.mv(&out, q8Blocks(w), q8Blocks(x), 1, len(x))
+	k.rows(&out, q8Blocks(w), x, 1)
 	return canonNaN(out)
 }
 
@@ -62,40 +91,44 @@ func (k q80Kernels) matVec(dst []float32, w, x []quant.BlockQ8_0) {
 	if len(dst) == 0 {
 		return
 	}
-	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	if len(x) == 0 {
+		clear(dst)
+		return
+	}
+	k.rows(&dst[0], q8Blocks(w), x, len(dst))
 	canonNaNs(dst)
 }
 
 // q80PackedBlock is the size of one block of one column in packQ8_0's
 // layout.
-const q80PackedBlock = 96
+func q80PackedBlock(vnni bool) int {
+	if vnni {
+		return 64
+	}
+	return 96
+}
 
 // packQ8_0 packs cols columns of nb blocks each (x, column c at
 // x[c·nb:(c+1)·nb]) for a MatMulQ8_0* tile of that many columns, into p
-// (nb·96·cols bytes): block b of the group at p[b·96·cols:], as three
-// arrays of cols × 32 bytes — P0, P1, then dx as 8 float32 —, column c at
-// byte 32c of each. VNNI: P0 = the quants, P1 = the seeds, 8 int32
-// -128·(q[4l] + … + q[4l+3]). Else P0 = the even quants q[2k] as int16
-// words, P1 = the odd ones.
+// (nb·q80PackedBlock·cols bytes): block b of the group at
+// p[b·q80PackedBlock·cols:], as arrays of cols × 32 bytes, column c at byte
+// 32c of each. VNNI: x + 128 as unsigned bytes, then dx as 8 float32. Else
+// the even quants q[2k] as int16 words, the odd ones, then dx.
 func packQ8_0(p []byte, x []quant.BlockQ8_0, nb, cols int, vnni bool) {
-	p = p[:nb*q80PackedBlock*cols]
+	bb := q80PackedBlock(vnni) * cols
+	p = p[:nb*bb]
 	for b := 0; b < nb; b++ {
-		blk := p[b*q80PackedBlock*cols:]
+		blk := p[b*bb : (b+1)*bb]
 		for c := 0; c < cols; c++ {
 			xb := &x[c*nb+b]
 			p0 := blk[32*c : 32*c+32]
-			p1 := blk[32*(cols+c) : 32*(cols+c)+32]
-			p2 := unsafe.Slice((*float32)(unsafe.Pointer(&blk[32*(2*cols+c)])), 8)
+			dx := blk[bb-32*cols+32*c:]
 			if vnni {
-				seeds := unsafe.Slice((*int32)(unsafe.Pointer(&p1[0])), 8)
-				for l := range seeds {
-					q := xb.Qs[4*l : 4*l+4]
-					seeds[l] = -128 * (int32(q[0]) + int32(q[1]) + int32(q[2]) + int32(q[3]))
-				}
 				for i, q := range xb.Qs {
-					p0[i] = byte(q)
+					p0[i] = byte(q) ^ 0x80
 				}
 			} else {
+				p1 := blk[32*(cols+c) : 32*(cols+c)+32]
 				even := unsafe.Slice((*int16)(unsafe.Pointer(&p0[0])), 16)
 				odd := unsafe.Slice((*int16)(unsafe.Pointer(&p1[0])), 16)
 				for k := range even {
@@ -103,8 +136,8 @@ func packQ8_0(p []byte, x []quant.BlockQ8_0, nb, cols int, vnni bool) {
 				}
 			}
 			d := xb.D.Float32()
-			for i := range p2 {
-				p2[i] = d
+			for i := range 8 {
+				*(*float32)(unsafe.Pointer(&dx[4*i])) = d
 			}
 		}
 	}
@@ -125,7 +158,7 @@ func (k q80Kernels) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols 
 	}
 	groups := cols / k.cols
 	if groups > 0 {
-		gb := nb * q80PackedBlock * k.cols
+		gb := nb * q80PackedBlock(k.vnni) * k.cols
 		packed, release := prep.bytes(groups*gb, func(p []byte) {
 			for g := 0; g < groups; g++ {
 				packQ8_0(p[g*gb:(g+1)*gb], x[g*k.cols*nb:], nb, k.cols, k.vnni)
@@ -141,7 +174,7 @@ func (k q80Kernels) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols 
 		}
 	}
 	for c := groups * k.cols; c < cols; c++ {
-		k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
+		k.rows(&dst[c*ldd], q8Blocks(w), x[c*nb:(c+1)*nb], rows)
 	}
 	canonNaNCols(dst, ldd, rows, cols)
 }

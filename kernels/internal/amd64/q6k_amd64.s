@@ -532,6 +532,7 @@ TEXT ·MatVecQ6KAVX512(SB), NOSPLIT, $0-40
 #define CNTH   Z20 // qh shift counts, high register
 #define SH0    Z21 // VPSHUFB: scale word i in lane i
 #define SH1    Z22 // VPSHUFB: scale word 4+i in lane i
+#define A2     Z23 // VNNI: int32 lane sums of the HI registers
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
@@ -655,6 +656,7 @@ matVecQ6KAVX512_ret:
 #undef CNTH
 #undef SH0
 #undef SH1
+#undef A2
 
 // func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -685,6 +687,7 @@ TEXT ·MatVecQ6KAVX512VNNI(SB), NOSPLIT, $0-40
 #define CNTH   Z20 // qh shift counts, high register
 #define SH0    Z21 // VPSHUFB: scale word i in lane i
 #define SH1    Z22 // VPSHUFB: scale word 4+i in lane i
+#define A2     Z23 // VNNI: int32 lane sums of the HI registers
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
@@ -711,6 +714,7 @@ matVecQ6KAVX512VNNI_row:
 	PCALIGN         $32
 matVecQ6KAVX512VNNI_block:
 	VPXORD          A, A, A
+	VPXORD          A2, A2, A2
 	VPMOVSXBW       Q6SC(WP), Y11                  // the 16 scales as words
 	// half 0
 	VSHUFI32X4      $0x00, SCW, SCW, SCH
@@ -732,7 +736,7 @@ matVecQ6KAVX512VNNI_block:
 	VPMADDUBSW      YQ+64(XP), C20, YP             // 32·y in pairs
 	VPSUBW          YP, P, P
 	VPSHUFB         SH1, SCH, S
-	VPDPWSSD        P, S, A
+	VPDPWSSD        P, S, A2
 	// half 1
 	VSHUFI32X4      $0x55, SCW, SCW, SCH
 	VMOVDQU64       Q6QL+64(WP), QL
@@ -753,7 +757,8 @@ matVecQ6KAVX512VNNI_block:
 	VPMADDUBSW      YQ+192(XP), C20, YP            // 32·y in pairs
 	VPSUBW          YP, P, P
 	VPSHUFB         SH1, SCH, S
-	VPDPWSSD        P, S, A
+	VPDPWSSD        P, S, A2
+	VPADDD          A2, A, A
 	VEXTRACTI64X4   $1, A, Y14
 	VPADDD          Y14, Y1, Y1                    // A[l]: both halves of the 64-value registers
 	VCVTDQ2PS       Y1, Y1
@@ -806,6 +811,7 @@ matVecQ6KAVX512VNNI_ret:
 #undef CNTH
 #undef SH0
 #undef SH1
+#undef A2
 
 // func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 //

@@ -5,7 +5,8 @@
 // Q8_0 · Q8_0 products: the matrix-vector kernel MatVecQ8_0* (one weight
 // row at a time; also the dot of one row) and the matrix-matrix tile
 // MatMulQ8_0* (one weight row by 2 packed activation columns on ymm, by 8
-// on zmm), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// on zmm), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI (AVX-512 without
+// VNNI has no MatMul of its own: the variant uses MatMulQ8_0AVX2).
 //
 // Every routine mirrors kernels.dotQ8_0Generic and returns its bits: per
 // 32-value block b the exact int32 lane sums A[l] (lane l = values
@@ -24,7 +25,8 @@
 //     down), and VPMADDWD of the even halves plus VPMADDWD of the odd halves
 //     is the lane sum (|·| ≤ 4·128², no saturation anywhere).
 //
-// MatVec: one row at a time, so that the weights stream from memory in one
+// MatVec: one row at a time (on raw activations, or on activations packed
+// once per call: PackQ8_0*), so that the weights stream from memory in one
 // sequential run (two or four rows read side by side run at half the DRAM
 // bandwidth or less on the machines we measured). The ymm routines take a
 // block per step; the zmm ones a pair of blocks per register (block 4k+j
@@ -34,9 +36,10 @@
 // converted at once.
 //
 // MatMul: one weight row against the columns of a packed group (see
-// kernels.packQ8_0): per block, for each of the group's columns, 32 bytes of
-// x (VNNI: the quants; else the even quants as int16 words), 32 bytes
-// (VNNI: the seeds; else the odd quants as words) and dx as 8 float32. The
+// kernels.packQ8_0): per block, for each of the group's columns, VNNI: x +
+// 128 as unsigned bytes, against the weight as the signed operand, from a
+// seed of -128·Σ w made once per weight block for all the columns; else
+// the even and the odd quants as int16 words; then dx as 8 float32. The
 // ymm tile holds a column per register, the zmm tile a pair of columns per
 // register (the weight block broadcast to both halves).
 
@@ -71,7 +74,10 @@
 #define NB   R9  // blocks per row
 #define N    CX  // blocks left in the row
 #define LDDB R12 // MatMul: bytes from one output column to the next
-// AX, R10, R11, R13: scratch.
+#define NB32 R13 // MatVec: 32·nb, from packed array P0 to P1
+#define XD   R11 // MatVec: the current block's packed dx (raw: scratch)
+#define XDROW R12 // MatVec: the first block's packed dx
+// AX, R10: scratch.
 
 DATA q8C80<>+0(SB)/4, $0x80808080
 GLOBL q8C80<>(SB), RODATA|NOPTR, $4
@@ -114,11 +120,11 @@ TEXT ·MatVecQ8_0AVX2(SB), NOSPLIT, $16-40
 #define ACC3   Y3  // set 3
 #define DD     Y4  // dd (quad: dd0..3 in the low lanes)
 #define A      Y7  // int32 lane sums, then their float terms
-#define X      Y8  // x quants (sign-extended: odd bytes)
-#define W      Y10 // w quants (VNNI: XOR 0x80; sign-extended: odd bytes)
+#define W      Y10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
 #define T      Y15 // scratch
-#define XE     Y9  // x even bytes as words
+#define X      Y8  // x quants (sign-extended: odd bytes)
 #define WE     Y11 // w even bytes as words
+#define XE     Y9  // x even bytes as words
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
@@ -140,7 +146,7 @@ matVecQ8_0AVX2_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX2_quad:
-	// dd of four blocks: f16(dw)·f16(dx)
+	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
 	MOVWQZX         2*Q8B+Q8D(WP), R10
@@ -151,6 +157,7 @@ matVecQ8_0AVX2_quad:
 	SHLQ            $16, AX
 	MOVWQZX         0*Q8B+Q8D(WP), R10
 	ORQ             R10, AX
+	VMOVQ           AX, X4
 	MOVWQZX         3*Q8B+Q8D(XP), R11
 	SHLQ            $16, R11
 	MOVWQZX         2*Q8B+Q8D(XP), R10
@@ -161,11 +168,10 @@ matVecQ8_0AVX2_quad:
 	SHLQ            $16, R11
 	MOVWQZX         0*Q8B+Q8D(XP), R10
 	ORQ             R10, R11
-	VMOVQ           AX, X4
 	VPINSRQ         $1, R11, X4, X4
 	VCVTPH2PS       X4, Y4                         // dw0..3, dx0..3
 	VEXTRACTF128    $1, Y4, X15
-	VMULPS          X15, X4, X4                    // dd0..3
+	VMULPS          X15, X4, X4                    // dd0..3 = dw·dx
 	VMOVUPS         X4, 0(SP)
 	// block 0 into set 0
 	VBROADCASTSS    0(SP), DD
@@ -177,9 +183,9 @@ matVecQ8_0AVX2_quad:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          DD, Y7, Y7
 	VADDPS          Y7, ACC0, ACC0
@@ -193,9 +199,9 @@ matVecQ8_0AVX2_quad:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          DD, Y7, Y7
 	VADDPS          Y7, ACC1, ACC1
@@ -209,9 +215,9 @@ matVecQ8_0AVX2_quad:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          DD, Y7, Y7
 	VADDPS          Y7, ACC2, ACC2
@@ -225,9 +231,9 @@ matVecQ8_0AVX2_quad:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          DD, Y7, Y7
 	VADDPS          Y7, ACC3, ACC3
@@ -241,9 +247,9 @@ matVecQ8_0AVX2_tail:
 	// 0..3 blocks left, into sets 0, 1, 2
 	TESTQ           N, N
 	JZ              matVecQ8_0AVX2_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -258,9 +264,9 @@ matVecQ8_0AVX2_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, ACC0, ACC0
@@ -268,9 +274,9 @@ matVecQ8_0AVX2_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX2_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -285,9 +291,9 @@ matVecQ8_0AVX2_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, ACC1, ACC1
@@ -295,9 +301,9 @@ matVecQ8_0AVX2_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX2_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -312,9 +318,9 @@ matVecQ8_0AVX2_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, ACC2, ACC2
@@ -346,11 +352,11 @@ matVecQ8_0AVX2_ret:
 #undef ACC3
 #undef DD
 #undef A
-#undef X
 #undef W
 #undef T
-#undef XE
+#undef X
 #undef WE
+#undef XE
 
 // func MatVecQ8_0AVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -364,9 +370,9 @@ TEXT ·MatVecQ8_0AVXVNNI(SB), NOSPLIT, $16-40
 #define ACC3   Y3  // set 3
 #define DD     Y4  // dd (quad: dd0..3 in the low lanes)
 #define A      Y7  // int32 lane sums, then their float terms
-#define X      Y8  // x quants (sign-extended: odd bytes)
-#define W      Y10 // w quants (VNNI: XOR 0x80; sign-extended: odd bytes)
+#define W      Y10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
 #define T      Y15 // scratch
+#define X      Y8  // x quants (sign-extended: odd bytes)
 #define C80    Y12 // bytes 0x80
 #define C01    Y13 // bytes 1
 #define CM128  Y14 // words -128
@@ -394,7 +400,7 @@ matVecQ8_0AVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVXVNNI_quad:
-	// dd of four blocks: f16(dw)·f16(dx)
+	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
 	MOVWQZX         2*Q8B+Q8D(WP), R10
@@ -405,6 +411,7 @@ matVecQ8_0AVXVNNI_quad:
 	SHLQ            $16, AX
 	MOVWQZX         0*Q8B+Q8D(WP), R10
 	ORQ             R10, AX
+	VMOVQ           AX, X4
 	MOVWQZX         3*Q8B+Q8D(XP), R11
 	SHLQ            $16, R11
 	MOVWQZX         2*Q8B+Q8D(XP), R10
@@ -415,11 +422,10 @@ matVecQ8_0AVXVNNI_quad:
 	SHLQ            $16, R11
 	MOVWQZX         0*Q8B+Q8D(XP), R10
 	ORQ             R10, R11
-	VMOVQ           AX, X4
 	VPINSRQ         $1, R11, X4, X4
 	VCVTPH2PS       X4, Y4                         // dw0..3, dx0..3
 	VEXTRACTF128    $1, Y4, X15
-	VMULPS          X15, X4, X4                    // dd0..3
+	VMULPS          X15, X4, X4                    // dd0..3 = dw·dx
 	VMOVUPS         X4, 0(SP)
 	// block 0 into set 0
 	VBROADCASTSS    0(SP), DD
@@ -475,9 +481,9 @@ matVecQ8_0AVXVNNI_tail:
 	// 0..3 blocks left, into sets 0, 1, 2
 	TESTQ           N, N
 	JZ              matVecQ8_0AVXVNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -497,9 +503,9 @@ matVecQ8_0AVXVNNI_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVXVNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -519,9 +525,9 @@ matVecQ8_0AVXVNNI_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVXVNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -565,9 +571,9 @@ matVecQ8_0AVXVNNI_ret:
 #undef ACC3
 #undef DD
 #undef A
-#undef X
 #undef W
 #undef T
+#undef X
 #undef C80
 #undef C01
 #undef CM128
@@ -588,11 +594,11 @@ TEXT ·MatVecQ8_0AVX512(SB), NOSPLIT, $0-40
 #define IDX23  Z17 // VPERMPS indices: lanes 2 | 3
 #define DD     Z4  // dd (quad: dd0..3 in the low lanes)
 #define A      Z7  // int32 lane sums, then their float terms
-#define X      Z8  // x quants (sign-extended: odd bytes)
-#define W      Z10 // w quants (VNNI: XOR 0x80; sign-extended: odd bytes)
+#define W      Z10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
 #define T      Z15 // scratch
-#define XE     Z9  // x even bytes as words
+#define X      Z8  // x quants (sign-extended: odd bytes)
 #define WE     Z11 // w even bytes as words
+#define XE     Z9  // x even bytes as words
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
@@ -614,7 +620,7 @@ matVecQ8_0AVX512_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512_quad:
-	// dd of four blocks: f16(dw)·f16(dx)
+	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
 	MOVWQZX         2*Q8B+Q8D(WP), R10
@@ -625,6 +631,7 @@ matVecQ8_0AVX512_quad:
 	SHLQ            $16, AX
 	MOVWQZX         0*Q8B+Q8D(WP), R10
 	ORQ             R10, AX
+	VMOVQ           AX, X4
 	MOVWQZX         3*Q8B+Q8D(XP), R11
 	SHLQ            $16, R11
 	MOVWQZX         2*Q8B+Q8D(XP), R10
@@ -635,11 +642,10 @@ matVecQ8_0AVX512_quad:
 	SHLQ            $16, R11
 	MOVWQZX         0*Q8B+Q8D(XP), R10
 	ORQ             R10, R11
-	VMOVQ           AX, X4
 	VPINSRQ         $1, R11, X4, X4
 	VCVTPH2PS       X4, Y4                         // dw0..3, dx0..3
 	VEXTRACTF128    $1, Y4, X15
-	VMULPS          X15, X4, X4                    // dd0..3
+	VMULPS          X15, X4, X4                    // dd0..3 = dw·dx
 	VPERMPS         DD, IDX01, DDA                 // dd0 ×8 | dd1 ×8
 	VPERMPS         DD, IDX23, DDB                 // dd2 ×8 | dd3 ×8
 	// blocks 0 and 1 into sets 0 | 1
@@ -653,9 +659,9 @@ matVecQ8_0AVX512_quad:
 	VPSLLW          $8, Z10, Z11
 	VPSRAW          $8, Z11, Z11                   // even bytes, sign-extended
 	VPSRAW          $8, Z10, Z10                   // odd bytes, sign-extended
-	VPMADDWD        Z9, Z11, Z11
-	VPMADDWD        Z8, Z10, Z7
-	VPADDD          Z11, Z7, Z7
+	VPMADDWD        Z9, Z11, Z7                    // even products
+	VPMADDWD        Z8, Z10, Z10                   // odd products
+	VPADDD          Z10, Z7, Z7
 	VCVTDQ2PS       Z7, Z7
 	VMULPS          DDA, Z7, Z7
 	VADDPS          Z7, ACC01, ACC01
@@ -670,9 +676,9 @@ matVecQ8_0AVX512_quad:
 	VPSLLW          $8, Z10, Z11
 	VPSRAW          $8, Z11, Z11                   // even bytes, sign-extended
 	VPSRAW          $8, Z10, Z10                   // odd bytes, sign-extended
-	VPMADDWD        Z9, Z11, Z11
-	VPMADDWD        Z8, Z10, Z7
-	VPADDD          Z11, Z7, Z7
+	VPMADDWD        Z9, Z11, Z7                    // even products
+	VPMADDWD        Z8, Z10, Z10                   // odd products
+	VPADDD          Z10, Z7, Z7
 	VCVTDQ2PS       Z7, Z7
 	VMULPS          DDB, Z7, Z7
 	VADDPS          Z7, ACC23, ACC23
@@ -689,9 +695,9 @@ matVecQ8_0AVX512_tail:
 	// 0..3 blocks left, into sets 0, 1, 2
 	TESTQ           N, N
 	JZ              matVecQ8_0AVX512_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -706,9 +712,9 @@ matVecQ8_0AVX512_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, Y0, Y0
@@ -716,9 +722,9 @@ matVecQ8_0AVX512_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX512_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -733,9 +739,9 @@ matVecQ8_0AVX512_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, Y2, Y2
@@ -743,9 +749,9 @@ matVecQ8_0AVX512_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX512_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -760,9 +766,9 @@ matVecQ8_0AVX512_tail:
 	VPSLLW          $8, Y10, Y11
 	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
 	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
-	VPMADDWD        Y9, Y11, Y11
-	VPMADDWD        Y8, Y10, Y7
-	VPADDD          Y11, Y7, Y7
+	VPMADDWD        Y9, Y11, Y7                    // even products
+	VPMADDWD        Y8, Y10, Y10                   // odd products
+	VPADDD          Y10, Y7, Y7
 	VCVTDQ2PS       Y7, Y7
 	VMULPS          Y4, Y7, Y7
 	VADDPS          Y7, Y1, Y1
@@ -798,11 +804,11 @@ matVecQ8_0AVX512_ret:
 #undef IDX23
 #undef DD
 #undef A
-#undef X
 #undef W
 #undef T
-#undef XE
+#undef X
 #undef WE
+#undef XE
 
 // func MatVecQ8_0AVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -820,9 +826,9 @@ TEXT ·MatVecQ8_0AVX512VNNI(SB), NOSPLIT, $0-40
 #define IDX23  Z17 // VPERMPS indices: lanes 2 | 3
 #define DD     Z4  // dd (quad: dd0..3 in the low lanes)
 #define A      Z7  // int32 lane sums, then their float terms
-#define X      Z8  // x quants (sign-extended: odd bytes)
-#define W      Z10 // w quants (VNNI: XOR 0x80; sign-extended: odd bytes)
+#define W      Z10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
 #define T      Z15 // scratch
+#define X      Z8  // x quants (sign-extended: odd bytes)
 #define C80    Z12 // bytes 0x80
 #define C01    Z13 // bytes 1
 #define CM128  Z14 // words -128
@@ -850,7 +856,7 @@ matVecQ8_0AVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512VNNI_quad:
-	// dd of four blocks: f16(dw)·f16(dx)
+	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
 	MOVWQZX         2*Q8B+Q8D(WP), R10
@@ -861,6 +867,7 @@ matVecQ8_0AVX512VNNI_quad:
 	SHLQ            $16, AX
 	MOVWQZX         0*Q8B+Q8D(WP), R10
 	ORQ             R10, AX
+	VMOVQ           AX, X4
 	MOVWQZX         3*Q8B+Q8D(XP), R11
 	SHLQ            $16, R11
 	MOVWQZX         2*Q8B+Q8D(XP), R10
@@ -871,11 +878,10 @@ matVecQ8_0AVX512VNNI_quad:
 	SHLQ            $16, R11
 	MOVWQZX         0*Q8B+Q8D(XP), R10
 	ORQ             R10, R11
-	VMOVQ           AX, X4
 	VPINSRQ         $1, R11, X4, X4
 	VCVTPH2PS       X4, Y4                         // dw0..3, dx0..3
 	VEXTRACTF128    $1, Y4, X15
-	VMULPS          X15, X4, X4                    // dd0..3
+	VMULPS          X15, X4, X4                    // dd0..3 = dw·dx
 	VPERMPS         DD, IDX01, DDA                 // dd0 ×8 | dd1 ×8
 	VPERMPS         DD, IDX23, DDB                 // dd2 ×8 | dd3 ×8
 	// blocks 0 and 1 into sets 0 | 1
@@ -915,9 +921,9 @@ matVecQ8_0AVX512VNNI_tail:
 	// 0..3 blocks left, into sets 0, 1, 2
 	TESTQ           N, N
 	JZ              matVecQ8_0AVX512VNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -937,9 +943,9 @@ matVecQ8_0AVX512VNNI_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX512VNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -959,9 +965,9 @@ matVecQ8_0AVX512VNNI_tail:
 	ADDQ            $Q8B, XP
 	DECQ            N
 	JZ              matVecQ8_0AVX512VNNI_sum
-	MOVWQZX         Q8D(XP), AX
-	SHLL            $16, AX
-	MOVWQZX         Q8D(WP), R10
+	MOVWQZX         Q8D(WP), AX
+	MOVWQZX         Q8D(XP), R10
+	SHLL            $16, R10
 	ORL             R10, AX
 	VMOVD           AX, X4
 	VCVTPH2PS       X4, X4                         // dw, dx
@@ -1009,12 +1015,777 @@ matVecQ8_0AVX512VNNI_ret:
 #undef IDX23
 #undef DD
 #undef A
-#undef X
 #undef W
 #undef T
+#undef X
 #undef C80
 #undef C01
 #undef CM128
+
+// func MatVecQ8_0PackedAVX2(dst *float32, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb blocks, xp the
+// nb blocks of x packed by PackQ8_0Sext.
+//
+// Requires: AVX2, F16C
+TEXT ·MatVecQ8_0PackedAVX2(SB), NOSPLIT, $16-40
+#define ACC0   Y0  // float sums, set 0
+#define ACC1   Y1  // set 1
+#define ACC2   Y2  // set 2
+#define ACC3   Y3  // set 3
+#define DD     Y4  // dd (quad: dd0..3 in the low lanes)
+#define A      Y7  // int32 lane sums, then their float terms
+#define W      Y10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
+#define T      Y15 // scratch
+#define WE     Y11 // w even bytes as words
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            xp+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            NB, NB32                       // the packed arrays: P0, P1 at +32·nb, dx at +64·nb
+	SHLQ            $5, NB32
+	LEAQ            (XROW)(NB32*2), XDROW
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ8_0PackedAVX2_ret
+
+matVecQ8_0PackedAVX2_row:
+	MOVQ            XROW, XP
+	MOVQ            XDROW, XD
+	MOVQ            NB, N
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	CMPQ            N, $4
+	JB              matVecQ8_0PackedAVX2_tail
+
+	PCALIGN         $32
+matVecQ8_0PackedAVX2_quad:
+	// dd of four blocks: f16(dw)·dx
+	MOVWQZX         3*Q8B+Q8D(WP), AX
+	SHLQ            $16, AX
+	MOVWQZX         2*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         1*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         0*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	VMOVQ           AX, X4
+	VCVTPH2PS       X4, X4                         // dw0..3
+	VMULPS          (XD), X4, X4                   // dd0..3 = dw·dx
+	VMOVUPS         X4, 0(SP)
+	// block 0 into set 0
+	VBROADCASTSS    0(SP), DD
+	VMOVDQU         Q8Q+0*Q8B(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC0, ACC0
+	// block 1 into set 1
+	VBROADCASTSS    4(SP), DD
+	VMOVDQU         Q8Q+1*Q8B(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        32(XP), Y11, Y7                // even products
+	VPMADDWD        32(XP)(NB32*1), Y10, Y10       // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC1, ACC1
+	// block 2 into set 2
+	VBROADCASTSS    8(SP), DD
+	VMOVDQU         Q8Q+2*Q8B(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        64(XP), Y11, Y7                // even products
+	VPMADDWD        64(XP)(NB32*1), Y10, Y10       // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC2, ACC2
+	// block 3 into set 3
+	VBROADCASTSS    12(SP), DD
+	VMOVDQU         Q8Q+3*Q8B(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        96(XP), Y11, Y7                // even products
+	VPMADDWD        96(XP)(NB32*1), Y10, Y10       // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC3, ACC3
+	ADDQ            $4*Q8B, WP
+	ADDQ            $128, XP
+	ADDQ            $16, XD
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ8_0PackedAVX2_quad
+
+matVecQ8_0PackedAVX2_tail:
+	// 0..3 blocks left, into sets 0, 1, 2
+	TESTQ           N, N
+	JZ              matVecQ8_0PackedAVX2_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC0, ACC0
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX2_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC1, ACC1
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX2_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC2, ACC2
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+
+matVecQ8_0PackedAVX2_sum:
+	VADDPS          ACC1, ACC0, ACC0               // acc0 + acc1
+	VADDPS          ACC3, ACC2, ACC2               // acc2 + acc3
+	VADDPS          ACC2, ACC0, ACC0
+	VEXTRACTF128    $1, Y0, X15                    // v4..v7
+	VADDPS          X15, X0, X0                    // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X15                 // a2, a3, a0, a1
+	VADDPS          X15, X0, X0                    // a0+a2, a1+a3
+	VMOVSHDUP       X0, X15                        // a1+a3
+	VADDSS          X15, X0, X0                    // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ8_0PackedAVX2_row
+
+matVecQ8_0PackedAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef DD
+#undef A
+#undef W
+#undef T
+#undef WE
+
+// func MatVecQ8_0PackedAVXVNNI(dst *float32, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb blocks, xp the
+// nb blocks of x packed by PackQ8_0VNNI.
+//
+// Requires: AVX2, AVX-VNNI, F16C
+TEXT ·MatVecQ8_0PackedAVXVNNI(SB), NOSPLIT, $16-40
+#define ACC0   Y0  // float sums, set 0
+#define ACC1   Y1  // set 1
+#define ACC2   Y2  // set 2
+#define ACC3   Y3  // set 3
+#define DD     Y4  // dd (quad: dd0..3 in the low lanes)
+#define A      Y7  // int32 lane sums, then their float terms
+#define W      Y10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
+#define T      Y15 // scratch
+#define X      Y8  // x quants (sign-extended: odd bytes)
+#define C80    Y12 // bytes 0x80
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            xp+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            NB, NB32                       // the packed arrays: P0, P1 at +32·nb, dx at +64·nb
+	SHLQ            $5, NB32
+	LEAQ            (XROW)(NB32*2), XDROW
+	VPBROADCASTD    q8C80<>(SB), C80
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ8_0PackedAVXVNNI_ret
+
+matVecQ8_0PackedAVXVNNI_row:
+	MOVQ            XROW, XP
+	MOVQ            XDROW, XD
+	MOVQ            NB, N
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	CMPQ            N, $4
+	JB              matVecQ8_0PackedAVXVNNI_tail
+
+	PCALIGN         $32
+matVecQ8_0PackedAVXVNNI_quad:
+	// dd of four blocks: f16(dw)·dx
+	MOVWQZX         3*Q8B+Q8D(WP), AX
+	SHLQ            $16, AX
+	MOVWQZX         2*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         1*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         0*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	VMOVQ           AX, X4
+	VCVTPH2PS       X4, X4                         // dw0..3
+	VMULPS          (XD), X4, X4                   // dd0..3 = dw·dx
+	VMOVUPS         X4, 0(SP)
+	// block 0 into set 0
+	VBROADCASTSS    0(SP), DD
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0*Q8B(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         0(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC0, ACC0
+	// block 1 into set 1
+	VBROADCASTSS    4(SP), DD
+	VMOVDQU         32(XP)(NB32*1), Y7             // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+1*Q8B(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         32(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC1, ACC1
+	// block 2 into set 2
+	VBROADCASTSS    8(SP), DD
+	VMOVDQU         64(XP)(NB32*1), Y7             // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+2*Q8B(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         64(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC2, ACC2
+	// block 3 into set 3
+	VBROADCASTSS    12(SP), DD
+	VMOVDQU         96(XP)(NB32*1), Y7             // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+3*Q8B(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         96(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          DD, Y7, Y7
+	VADDPS          Y7, ACC3, ACC3
+	ADDQ            $4*Q8B, WP
+	ADDQ            $128, XP
+	ADDQ            $16, XD
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ8_0PackedAVXVNNI_quad
+
+matVecQ8_0PackedAVXVNNI_tail:
+	// 0..3 blocks left, into sets 0, 1, 2
+	TESTQ           N, N
+	JZ              matVecQ8_0PackedAVXVNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         0(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC0, ACC0
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVXVNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         0(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC1, ACC1
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVXVNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VMOVDQU         0(XP), Y8
+	VPDPBUSD_Y(8, 10, 7) // {vex} vpdpbusd ymm7, ymm10, ymm8
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, ACC2, ACC2
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+
+matVecQ8_0PackedAVXVNNI_sum:
+	VADDPS          ACC1, ACC0, ACC0               // acc0 + acc1
+	VADDPS          ACC3, ACC2, ACC2               // acc2 + acc3
+	VADDPS          ACC2, ACC0, ACC0
+	VEXTRACTF128    $1, Y0, X15                    // v4..v7
+	VADDPS          X15, X0, X0                    // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X15                 // a2, a3, a0, a1
+	VADDPS          X15, X0, X0                    // a0+a2, a1+a3
+	VMOVSHDUP       X0, X15                        // a1+a3
+	VADDSS          X15, X0, X0                    // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ8_0PackedAVXVNNI_row
+
+matVecQ8_0PackedAVXVNNI_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef DD
+#undef A
+#undef W
+#undef T
+#undef X
+#undef C80
+
+// func MatVecQ8_0PackedAVX512(dst *float32, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb blocks, xp the
+// nb blocks of x packed by PackQ8_0Sext.
+//
+// Requires: AVX512F, AVX512BW, AVX512VL, F16C
+TEXT ·MatVecQ8_0PackedAVX512(SB), NOSPLIT, $0-40
+#define ACC01  Z0  // float sums, sets 0 | 1 (tail: set 0)
+#define ACC23  Z1  // float sums, sets 2 | 3 (tail: set 2)
+#define ACC1   Z2  // tail: set 1
+#define ACC3   Z3  // tail: set 3
+#define DDA    Z5  // dd of blocks 0 | 1, each in 8 lanes
+#define DDB    Z6  // dd of blocks 2 | 3
+#define IDX01  Z16 // VPERMPS indices: lanes 0 | 1
+#define IDX23  Z17 // VPERMPS indices: lanes 2 | 3
+#define DD     Z4  // dd (quad: dd0..3 in the low lanes)
+#define A      Z7  // int32 lane sums, then their float terms
+#define W      Z10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
+#define T      Z15 // scratch
+#define WE     Z11 // w even bytes as words
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            xp+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            NB, NB32                       // the packed arrays: P0, P1 at +32·nb, dx at +64·nb
+	SHLQ            $5, NB32
+	LEAQ            (XROW)(NB32*2), XDROW
+	VMOVDQU32       q8Idx01<>(SB), IDX01
+	VMOVDQU32       q8Idx23<>(SB), IDX23
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ8_0PackedAVX512_ret
+
+matVecQ8_0PackedAVX512_row:
+	MOVQ            XROW, XP
+	MOVQ            XDROW, XD
+	MOVQ            NB, N
+	VPXORD          ACC01, ACC01, ACC01
+	VPXORD          ACC23, ACC23, ACC23
+	CMPQ            N, $4
+	JB              matVecQ8_0PackedAVX512_tail
+
+	PCALIGN         $32
+matVecQ8_0PackedAVX512_quad:
+	// dd of four blocks: f16(dw)·dx
+	MOVWQZX         3*Q8B+Q8D(WP), AX
+	SHLQ            $16, AX
+	MOVWQZX         2*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         1*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         0*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	VMOVQ           AX, X4
+	VCVTPH2PS       X4, X4                         // dw0..3
+	VMULPS          (XD), X4, X4                   // dd0..3 = dw·dx
+	VPERMPS         DD, IDX01, DDA                 // dd0 ×8 | dd1 ×8
+	VPERMPS         DD, IDX23, DDB                 // dd2 ×8 | dd3 ×8
+	// blocks 0 and 1 into sets 0 | 1
+	VMOVDQU         Q8Q+0(WP), Y10
+	VINSERTI64X4    $1, Q8Q+0+Q8B(WP), Z10, Z10
+	VPSLLW          $8, Z10, Z11
+	VPSRAW          $8, Z11, Z11                   // even bytes, sign-extended
+	VPSRAW          $8, Z10, Z10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Z11, Z7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Z10, Z10        // odd products
+	VPADDD          Z10, Z7, Z7
+	VCVTDQ2PS       Z7, Z7
+	VMULPS          DDA, Z7, Z7
+	VADDPS          Z7, ACC01, ACC01
+	// blocks 2 and 3 into sets 2 | 3
+	VMOVDQU         Q8Q+2*Q8B(WP), Y10
+	VINSERTI64X4    $1, Q8Q+2*Q8B+Q8B(WP), Z10, Z10
+	VPSLLW          $8, Z10, Z11
+	VPSRAW          $8, Z11, Z11                   // even bytes, sign-extended
+	VPSRAW          $8, Z10, Z10                   // odd bytes, sign-extended
+	VPMADDWD        64(XP), Z11, Z7                // even products
+	VPMADDWD        64(XP)(NB32*1), Z10, Z10       // odd products
+	VPADDD          Z10, Z7, Z7
+	VCVTDQ2PS       Z7, Z7
+	VMULPS          DDB, Z7, Z7
+	VADDPS          Z7, ACC23, ACC23
+	ADDQ            $4*Q8B, WP
+	ADDQ            $128, XP
+	ADDQ            $16, XD
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ8_0PackedAVX512_quad
+
+matVecQ8_0PackedAVX512_tail:
+	// the four sets in ymm registers
+	VEXTRACTF64X4   $1, ACC01, Y2
+	VEXTRACTF64X4   $1, ACC23, Y3
+	// 0..3 blocks left, into sets 0, 1, 2
+	TESTQ           N, N
+	JZ              matVecQ8_0PackedAVX512_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y0, Y0
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX512_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y2, Y2
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX512_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPSLLW          $8, Y10, Y11
+	VPSRAW          $8, Y11, Y11                   // even bytes, sign-extended
+	VPSRAW          $8, Y10, Y10                   // odd bytes, sign-extended
+	VPMADDWD        0(XP), Y11, Y7                 // even products
+	VPMADDWD        0(XP)(NB32*1), Y10, Y10        // odd products
+	VPADDD          Y10, Y7, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y1, Y1
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+
+matVecQ8_0PackedAVX512_sum:
+	VADDPS          Y2, Y0, Y0                     // acc0 + acc1
+	VADDPS          Y3, Y1, Y1                     // acc2 + acc3
+	VADDPS          Y1, Y0, Y0
+	VEXTRACTF128    $1, Y0, X15                    // v4..v7
+	VADDPS          X15, X0, X0                    // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X15                 // a2, a3, a0, a1
+	VADDPS          X15, X0, X0                    // a0+a2, a1+a3
+	VMOVSHDUP       X0, X15                        // a1+a3
+	VADDSS          X15, X0, X0                    // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ8_0PackedAVX512_row
+
+matVecQ8_0PackedAVX512_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC01
+#undef ACC23
+#undef ACC1
+#undef ACC3
+#undef DDA
+#undef DDB
+#undef IDX01
+#undef IDX23
+#undef DD
+#undef A
+#undef W
+#undef T
+#undef WE
+
+// func MatVecQ8_0PackedAVX512VNNI(dst *float32, w, xp unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb blocks, xp the
+// nb blocks of x packed by PackQ8_0VNNI.
+//
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
+TEXT ·MatVecQ8_0PackedAVX512VNNI(SB), NOSPLIT, $0-40
+#define ACC01  Z0  // float sums, sets 0 | 1 (tail: set 0)
+#define ACC23  Z1  // float sums, sets 2 | 3 (tail: set 2)
+#define ACC1   Z2  // tail: set 1
+#define ACC3   Z3  // tail: set 3
+#define DDA    Z5  // dd of blocks 0 | 1, each in 8 lanes
+#define DDB    Z6  // dd of blocks 2 | 3
+#define IDX01  Z16 // VPERMPS indices: lanes 0 | 1
+#define IDX23  Z17 // VPERMPS indices: lanes 2 | 3
+#define DD     Z4  // dd (quad: dd0..3 in the low lanes)
+#define A      Z7  // int32 lane sums, then their float terms
+#define W      Z10 // w quants (VNNI: XOR 0x80; else odd bytes as words)
+#define T      Z15 // scratch
+#define X      Z8  // x quants (sign-extended: odd bytes)
+#define C80    Z12 // bytes 0x80
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            xp+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            NB, NB32                       // the packed arrays: P0, P1 at +32·nb, dx at +64·nb
+	SHLQ            $5, NB32
+	LEAQ            (XROW)(NB32*2), XDROW
+	VPBROADCASTD    q8C80<>(SB), C80
+	VMOVDQU32       q8Idx01<>(SB), IDX01
+	VMOVDQU32       q8Idx23<>(SB), IDX23
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ8_0PackedAVX512VNNI_ret
+
+matVecQ8_0PackedAVX512VNNI_row:
+	MOVQ            XROW, XP
+	MOVQ            XDROW, XD
+	MOVQ            NB, N
+	VPXORD          ACC01, ACC01, ACC01
+	VPXORD          ACC23, ACC23, ACC23
+	CMPQ            N, $4
+	JB              matVecQ8_0PackedAVX512VNNI_tail
+
+	PCALIGN         $32
+matVecQ8_0PackedAVX512VNNI_quad:
+	// dd of four blocks: f16(dw)·dx
+	MOVWQZX         3*Q8B+Q8D(WP), AX
+	SHLQ            $16, AX
+	MOVWQZX         2*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         1*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	SHLQ            $16, AX
+	MOVWQZX         0*Q8B+Q8D(WP), R10
+	ORQ             R10, AX
+	VMOVQ           AX, X4
+	VCVTPH2PS       X4, X4                         // dw0..3
+	VMULPS          (XD), X4, X4                   // dd0..3 = dw·dx
+	VPERMPS         DD, IDX01, DDA                 // dd0 ×8 | dd1 ×8
+	VPERMPS         DD, IDX23, DDB                 // dd2 ×8 | dd3 ×8
+	// blocks 0 and 1 into sets 0 | 1
+	VMOVDQU32       0(XP)(NB32*1), Z7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VINSERTI64X4    $1, Q8Q+0+Q8B(WP), Z10, Z10
+	VPXORD          Z12, Z10, Z10                  // w + 128, unsigned
+	VPDPBUSD        0(XP), Z10, Z7
+	VCVTDQ2PS       Z7, Z7
+	VMULPS          DDA, Z7, Z7
+	VADDPS          Z7, ACC01, ACC01
+	// blocks 2 and 3 into sets 2 | 3
+	VMOVDQU32       64(XP)(NB32*1), Z7             // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+2*Q8B(WP), Y10
+	VINSERTI64X4    $1, Q8Q+2*Q8B+Q8B(WP), Z10, Z10
+	VPXORD          Z12, Z10, Z10                  // w + 128, unsigned
+	VPDPBUSD        64(XP), Z10, Z7
+	VCVTDQ2PS       Z7, Z7
+	VMULPS          DDB, Z7, Z7
+	VADDPS          Z7, ACC23, ACC23
+	ADDQ            $4*Q8B, WP
+	ADDQ            $128, XP
+	ADDQ            $16, XD
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ8_0PackedAVX512VNNI_quad
+
+matVecQ8_0PackedAVX512VNNI_tail:
+	// the four sets in ymm registers
+	VEXTRACTF64X4   $1, ACC01, Y2
+	VEXTRACTF64X4   $1, ACC23, Y3
+	// 0..3 blocks left, into sets 0, 1, 2
+	TESTQ           N, N
+	JZ              matVecQ8_0PackedAVX512VNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VPDPBUSD        0(XP), Y10, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y0, Y0
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX512VNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VPDPBUSD        0(XP), Y10, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y2, Y2
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JZ              matVecQ8_0PackedAVX512VNNI_sum
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X4
+	VCVTPH2PS       X4, X4                         // dw
+	VMULSS          (XD), X4, X4                   // dd
+	VBROADCASTSS    X4, Y4
+	VMOVDQU         0(XP)(NB32*1), Y7              // seed: -128 · lane sums of x
+	VMOVDQU         Q8Q+0(WP), Y10
+	VPXOR           Y12, Y10, Y10                  // w + 128, unsigned
+	VPDPBUSD        0(XP), Y10, Y7
+	VCVTDQ2PS       Y7, Y7
+	VMULPS          Y4, Y7, Y7
+	VADDPS          Y7, Y1, Y1
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+
+matVecQ8_0PackedAVX512VNNI_sum:
+	VADDPS          Y2, Y0, Y0                     // acc0 + acc1
+	VADDPS          Y3, Y1, Y1                     // acc2 + acc3
+	VADDPS          Y1, Y0, Y0
+	VEXTRACTF128    $1, Y0, X15                    // v4..v7
+	VADDPS          X15, X0, X0                    // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X15                 // a2, a3, a0, a1
+	VADDPS          X15, X0, X0                    // a0+a2, a1+a3
+	VMOVSHDUP       X0, X15                        // a1+a3
+	VADDSS          X15, X0, X0                    // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ8_0PackedAVX512VNNI_row
+
+matVecQ8_0PackedAVX512VNNI_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC01
+#undef ACC23
+#undef ACC1
+#undef ACC3
+#undef DDA
+#undef DDB
+#undef IDX01
+#undef IDX23
+#undef DD
+#undef A
+#undef W
+#undef T
+#undef X
+#undef C80
 
 // func MatMulQ8_0AVX2(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 //
@@ -1032,7 +1803,7 @@ TEXT ·MatMulQ8_0AVX2(SB), NOSPLIT, $0-48
 #define ACC21  Y5  // float sums, set 2, column 1
 #define ACC30  Y6  // float sums, set 3, column 0
 #define ACC31  Y7  // float sums, set 3, column 1
-#define W      Y8  // the weight block (zmm: in both halves); VNNI: XOR 0x80; else odd bytes as words
+#define W      Y8  // the weight block (zmm: in both halves; sign-extended: odd bytes as words)
 #define DW     Y10 // f16(dw) in every lane
 #define A      Y11 // int32 lane sums, then their float terms
 #define T      Y12 // scratch
@@ -1290,7 +2061,7 @@ matMulQ8_0AVX2_ret:
 //
 // dst[c·ldd + r] = dot(row r of w, column c of the packed group xp) for
 // r < rows and c < 2: w holds rows·nb blocks; xp is 2 columns of nb blocks
-// packed by kernels.packQ8_0 (192 bytes a block).
+// packed by kernels.packQ8_0 (128 bytes a block).
 //
 // Requires: AVX2, AVX-VNNI, F16C
 TEXT ·MatMulQ8_0AVXVNNI(SB), NOSPLIT, $0-48
@@ -1302,13 +2073,14 @@ TEXT ·MatMulQ8_0AVXVNNI(SB), NOSPLIT, $0-48
 #define ACC21  Y5  // float sums, set 2, column 1
 #define ACC30  Y6  // float sums, set 3, column 0
 #define ACC31  Y7  // float sums, set 3, column 1
-#define W      Y8  // the weight block (zmm: in both halves); VNNI: XOR 0x80; else odd bytes as words
+#define W      Y8  // the weight block (zmm: in both halves; sign-extended: odd bytes as words)
 #define DW     Y10 // f16(dw) in every lane
 #define A      Y11 // int32 lane sums, then their float terms
 #define T      Y12 // scratch
 #define DD     Y13 // dd = dw·dx
 #define C80    Y9  // bytes 0x80
-#define X      Y14 // x quants
+#define X      Y14 // x + 128
+#define NC     Y15 // -128 · lane sums of w, the seed
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            ldd+8(FP), LDDB
@@ -1341,86 +2113,102 @@ matMulQ8_0AVXVNNI_quad:
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC00, ACC00
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC01, ACC01
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	// one block into set 1
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC10, ACC10
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC11, ACC11
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	// one block into set 2
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC20, ACC20
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC21, ACC21
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	// one block into set 3
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC30, ACC30
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC31, ACC31
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	SUBQ            $4, N
 	CMPQ            N, $4
 	JAE             matMulQ8_0AVXVNNI_quad
@@ -1433,69 +2221,81 @@ matMulQ8_0AVXVNNI_tail:
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC00, ACC00
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC01, ACC01
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	DECQ            N
 	JZ              matMulQ8_0AVXVNNI_sum
 	// one block into set 1
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC10, ACC10
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC11, ACC11
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 	DECQ            N
 	JZ              matMulQ8_0AVXVNNI_sum
 	// one block into set 2
 	VMOVDQU         Q8Q(WP), W
 	VPBROADCASTW    Q8D(WP), X10                   // dw ×8
 	VCVTPH2PS       X10, DW
-	VPXOR           C80, W, W                      // w + 128, unsigned
-	VMOVDQU         64(XP), A                      // seed
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXOR           T, T, T
+	VPDPBUSD_Y(8, 9, 12) // {vex} vpdpbusd ymm12, ymm9, ymm8
+	VPXOR           NC, NC, NC
+	VPSUBD          T, NC, NC
 	VMOVDQU         0(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          128(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          64(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC20, ACC20
-	VMOVDQU         96(XP), A                      // seed
 	VMOVDQU         32(XP), X
-	VPDPBUSD_Y(14, 8, 11) // {vex} vpdpbusd ymm11, ymm8, ymm14
-	VMULPS          160(XP), DW, DD                // dd = dw·dx
+	VMOVDQA         NC, A
+	VPDPBUSD_Y(8, 14, 11) // {vex} vpdpbusd ymm11, ymm14, ymm8
+	VMULPS          96(XP), DW, DD                 // dd = dw·dx
 	VCVTDQ2PS       Y11, Y11
 	VMULPS          DD, Y11, Y11
 	VADDPS          Y11, ACC21, ACC21
 	ADDQ            $Q8B, WP
-	ADDQ            $192, XP
+	ADDQ            $128, XP
 
 matMulQ8_0AVXVNNI_sum:
 	MOVQ            DST, AX
@@ -1544,462 +2344,13 @@ matMulQ8_0AVXVNNI_ret:
 #undef DD
 #undef C80
 #undef X
-
-// func MatMulQ8_0AVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
-//
-// dst[c·ldd + r] = dot(row r of w, column c of the packed group xp) for
-// r < rows and c < 8: w holds rows·nb blocks; xp is 8 columns of nb blocks
-// packed by kernels.packQ8_0 (768 bytes a block).
-//
-// Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatMulQ8_0AVX512(SB), NOSPLIT, $0-48
-#define ACC00  Z16 // float sums, set 0, columns 0 | 1
-#define ACC01  Z17 // float sums, set 0, columns 2 | 3
-#define ACC02  Z18 // float sums, set 0, columns 4 | 5
-#define ACC03  Z19 // float sums, set 0, columns 6 | 7
-#define ACC10  Z20 // float sums, set 1, columns 0 | 1
-#define ACC11  Z21 // float sums, set 1, columns 2 | 3
-#define ACC12  Z22 // float sums, set 1, columns 4 | 5
-#define ACC13  Z23 // float sums, set 1, columns 6 | 7
-#define ACC20  Z24 // float sums, set 2, columns 0 | 1
-#define ACC21  Z25 // float sums, set 2, columns 2 | 3
-#define ACC22  Z26 // float sums, set 2, columns 4 | 5
-#define ACC23  Z27 // float sums, set 2, columns 6 | 7
-#define ACC30  Z28 // float sums, set 3, columns 0 | 1
-#define ACC31  Z29 // float sums, set 3, columns 2 | 3
-#define ACC32  Z30 // float sums, set 3, columns 4 | 5
-#define ACC33  Z31 // float sums, set 3, columns 6 | 7
-#define W      Z0  // the weight block (zmm: in both halves); VNNI: XOR 0x80; else odd bytes as words
-#define DW     Z2  // f16(dw) in every lane
-#define A      Z3  // int32 lane sums, then their float terms
-#define T      Z4  // scratch
-#define DD     Z5  // dd = dw·dx
-#define WE     Z1  // w even bytes as words
-
-	MOVQ            dst+0(FP), DST
-	MOVQ            ldd+8(FP), LDDB
-	SHLQ            $2, LDDB
-	MOVQ            w+16(FP), WP
-	MOVQ            xp+24(FP), XROW
-	MOVQ            rows+32(FP), ROWS
-	MOVQ            nb+40(FP), NB
-	TESTQ           ROWS, ROWS
-	JZ              matMulQ8_0AVX512_ret
-
-matMulQ8_0AVX512_row:
-	MOVQ            XROW, XP
-	MOVQ            NB, N
-	VPXORD          ACC00, ACC00, ACC00
-	VPXORD          ACC01, ACC01, ACC01
-	VPXORD          ACC02, ACC02, ACC02
-	VPXORD          ACC03, ACC03, ACC03
-	VPXORD          ACC10, ACC10, ACC10
-	VPXORD          ACC11, ACC11, ACC11
-	VPXORD          ACC12, ACC12, ACC12
-	VPXORD          ACC13, ACC13, ACC13
-	VPXORD          ACC20, ACC20, ACC20
-	VPXORD          ACC21, ACC21, ACC21
-	VPXORD          ACC22, ACC22, ACC22
-	VPXORD          ACC23, ACC23, ACC23
-	VPXORD          ACC30, ACC30, ACC30
-	VPXORD          ACC31, ACC31, ACC31
-	VPXORD          ACC32, ACC32, ACC32
-	VPXORD          ACC33, ACC33, ACC33
-	CMPQ            N, $4
-	JB              matMulQ8_0AVX512_tail
-
-	PCALIGN         $32
-matMulQ8_0AVX512_quad:
-	// one block into set 0
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC00, ACC00
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC01, ACC01
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC02, ACC02
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC03, ACC03
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	// one block into set 1
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC10, ACC10
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC11, ACC11
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC12, ACC12
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC13, ACC13
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	// one block into set 2
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC20, ACC20
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC21, ACC21
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC22, ACC22
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC23, ACC23
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	// one block into set 3
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC30, ACC30
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC31, ACC31
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC32, ACC32
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC33, ACC33
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	SUBQ            $4, N
-	CMPQ            N, $4
-	JAE             matMulQ8_0AVX512_quad
-
-matMulQ8_0AVX512_tail:
-	// 0..3 blocks left, into sets 0, 1, 2
-	TESTQ           N, N
-	JZ              matMulQ8_0AVX512_sum
-	// one block into set 0
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC00, ACC00
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC01, ACC01
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC02, ACC02
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC03, ACC03
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	DECQ            N
-	JZ              matMulQ8_0AVX512_sum
-	// one block into set 1
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC10, ACC10
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC11, ACC11
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC12, ACC12
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC13, ACC13
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-	DECQ            N
-	JZ              matMulQ8_0AVX512_sum
-	// one block into set 2
-	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
-	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
-	VCVTPH2PS       Y2, DW
-	VPSLLW          $8, W, WE
-	VPSRAW          $8, WE, WE                     // even bytes, sign-extended
-	VPSRAW          $8, W, W                       // odd bytes, sign-extended
-	VPMADDWD        0(XP), WE, A
-	VPMADDWD        256(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC20, ACC20
-	VPMADDWD        64(XP), WE, A
-	VPMADDWD        320(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC21, ACC21
-	VPMADDWD        128(XP), WE, A
-	VPMADDWD        384(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC22, ACC22
-	VPMADDWD        192(XP), WE, A
-	VPMADDWD        448(XP), W, T
-	VPADDD          T, A, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
-	VCVTDQ2PS       Z3, Z3
-	VMULPS          DD, Z3, Z3
-	VADDPS          Z3, ACC23, ACC23
-	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
-
-matMulQ8_0AVX512_sum:
-	MOVQ            DST, AX
-	VADDPS          ACC10, ACC00, Z3               // acc0 + acc1
-	VADDPS          ACC30, ACC20, Z4               // acc2 + acc3
-	VADDPS          Z4, Z3, Z3
-	VEXTRACTF64X4   $1, Z3, Y4                     // the second column
-	VEXTRACTF128    $1, Y3, X5                     // v4..v7
-	VADDPS          X5, X3, X3                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X3, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X3, X3                     // a0+a2, a1+a3
-	VMOVSHDUP       X3, X5                         // a1+a3
-	VADDSS          X5, X3, X3                     // (a0+a2) + (a1+a3)
-	VMOVSS          X3, (AX)
-	ADDQ            LDDB, AX
-	VEXTRACTF128    $1, Y4, X5                     // v4..v7
-	VADDPS          X5, X4, X4                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X4, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X4, X4                     // a0+a2, a1+a3
-	VMOVSHDUP       X4, X5                         // a1+a3
-	VADDSS          X5, X4, X4                     // (a0+a2) + (a1+a3)
-	VMOVSS          X4, (AX)
-	ADDQ            LDDB, AX
-	VADDPS          ACC11, ACC01, Z3               // acc0 + acc1
-	VADDPS          ACC31, ACC21, Z4               // acc2 + acc3
-	VADDPS          Z4, Z3, Z3
-	VEXTRACTF64X4   $1, Z3, Y4                     // the second column
-	VEXTRACTF128    $1, Y3, X5                     // v4..v7
-	VADDPS          X5, X3, X3                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X3, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X3, X3                     // a0+a2, a1+a3
-	VMOVSHDUP       X3, X5                         // a1+a3
-	VADDSS          X5, X3, X3                     // (a0+a2) + (a1+a3)
-	VMOVSS          X3, (AX)
-	ADDQ            LDDB, AX
-	VEXTRACTF128    $1, Y4, X5                     // v4..v7
-	VADDPS          X5, X4, X4                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X4, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X4, X4                     // a0+a2, a1+a3
-	VMOVSHDUP       X4, X5                         // a1+a3
-	VADDSS          X5, X4, X4                     // (a0+a2) + (a1+a3)
-	VMOVSS          X4, (AX)
-	ADDQ            LDDB, AX
-	VADDPS          ACC12, ACC02, Z3               // acc0 + acc1
-	VADDPS          ACC32, ACC22, Z4               // acc2 + acc3
-	VADDPS          Z4, Z3, Z3
-	VEXTRACTF64X4   $1, Z3, Y4                     // the second column
-	VEXTRACTF128    $1, Y3, X5                     // v4..v7
-	VADDPS          X5, X3, X3                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X3, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X3, X3                     // a0+a2, a1+a3
-	VMOVSHDUP       X3, X5                         // a1+a3
-	VADDSS          X5, X3, X3                     // (a0+a2) + (a1+a3)
-	VMOVSS          X3, (AX)
-	ADDQ            LDDB, AX
-	VEXTRACTF128    $1, Y4, X5                     // v4..v7
-	VADDPS          X5, X4, X4                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X4, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X4, X4                     // a0+a2, a1+a3
-	VMOVSHDUP       X4, X5                         // a1+a3
-	VADDSS          X5, X4, X4                     // (a0+a2) + (a1+a3)
-	VMOVSS          X4, (AX)
-	ADDQ            LDDB, AX
-	VADDPS          ACC13, ACC03, Z3               // acc0 + acc1
-	VADDPS          ACC33, ACC23, Z4               // acc2 + acc3
-	VADDPS          Z4, Z3, Z3
-	VEXTRACTF64X4   $1, Z3, Y4                     // the second column
-	VEXTRACTF128    $1, Y3, X5                     // v4..v7
-	VADDPS          X5, X3, X3                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X3, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X3, X3                     // a0+a2, a1+a3
-	VMOVSHDUP       X3, X5                         // a1+a3
-	VADDSS          X5, X3, X3                     // (a0+a2) + (a1+a3)
-	VMOVSS          X3, (AX)
-	ADDQ            LDDB, AX
-	VEXTRACTF128    $1, Y4, X5                     // v4..v7
-	VADDPS          X5, X4, X4                     // a_i = v_i + v_(i+4)
-	VPERMILPS       $0x4e, X4, X5                  // a2, a3, a0, a1
-	VADDPS          X5, X4, X4                     // a0+a2, a1+a3
-	VMOVSHDUP       X4, X5                         // a1+a3
-	VADDSS          X5, X4, X4                     // (a0+a2) + (a1+a3)
-	VMOVSS          X4, (AX)
-	ADDQ            LDDB, AX
-	ADDQ            $4, DST
-	DECQ            ROWS
-	JNZ             matMulQ8_0AVX512_row
-
-matMulQ8_0AVX512_ret:
-	VZEROUPPER
-	RET
-
-#undef ACC00
-#undef ACC01
-#undef ACC02
-#undef ACC03
-#undef ACC10
-#undef ACC11
-#undef ACC12
-#undef ACC13
-#undef ACC20
-#undef ACC21
-#undef ACC22
-#undef ACC23
-#undef ACC30
-#undef ACC31
-#undef ACC32
-#undef ACC33
-#undef W
-#undef DW
-#undef A
-#undef T
-#undef DD
-#undef WE
+#undef NC
 
 // func MatMulQ8_0AVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 //
 // dst[c·ldd + r] = dot(row r of w, column c of the packed group xp) for
 // r < rows and c < 8: w holds rows·nb blocks; xp is 8 columns of nb blocks
-// packed by kernels.packQ8_0 (768 bytes a block).
+// packed by kernels.packQ8_0 (512 bytes a block).
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
 TEXT ·MatMulQ8_0AVX512VNNI(SB), NOSPLIT, $0-48
@@ -2019,13 +2370,14 @@ TEXT ·MatMulQ8_0AVX512VNNI(SB), NOSPLIT, $0-48
 #define ACC31  Z29 // float sums, set 3, columns 2 | 3
 #define ACC32  Z30 // float sums, set 3, columns 4 | 5
 #define ACC33  Z31 // float sums, set 3, columns 6 | 7
-#define W      Z0  // the weight block (zmm: in both halves); VNNI: XOR 0x80; else odd bytes as words
+#define W      Z0  // the weight block (zmm: in both halves; sign-extended: odd bytes as words)
 #define DW     Z2  // f16(dw) in every lane
 #define A      Z3  // int32 lane sums, then their float terms
 #define T      Z4  // scratch
 #define DD     Z5  // dd = dw·dx
 #define C80    Z1  // bytes 0x80
-#define X      Z6  // x quants
+#define X      Z6  // x + 128
+#define NC     Z7  // -128 · lane sums of w, the seed
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            ldd+8(FP), LDDB
@@ -2066,126 +2418,158 @@ matMulQ8_0AVX512VNNI_quad:
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC00, ACC00
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC01, ACC01
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC02, ACC02
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC03, ACC03
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	// one block into set 1
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC10, ACC10
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC11, ACC11
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC12, ACC12
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC13, ACC13
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	// one block into set 2
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC20, ACC20
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC21, ACC21
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC22, ACC22
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC23, ACC23
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	// one block into set 3
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC30, ACC30
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC31, ACC31
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC32, ACC32
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC33, ACC33
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	SUBQ            $4, N
 	CMPQ            N, $4
 	JAE             matMulQ8_0AVX512VNNI_quad
@@ -2198,99 +2582,123 @@ matMulQ8_0AVX512VNNI_tail:
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC00, ACC00
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC01, ACC01
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC02, ACC02
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC03, ACC03
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	DECQ            N
 	JZ              matMulQ8_0AVX512VNNI_sum
 	// one block into set 1
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC10, ACC10
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC11, ACC11
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC12, ACC12
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC13, ACC13
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 	DECQ            N
 	JZ              matMulQ8_0AVX512VNNI_sum
 	// one block into set 2
 	VBROADCASTI64X4 Q8Q(WP), W                     // w | w
 	VPBROADCASTW    Q8D(WP), Y2                    // dw ×16
 	VCVTPH2PS       Y2, DW
-	VPXORD          C80, W, W                      // w + 128, unsigned
-	VMOVDQU32       256(XP), A                     // seed
-	VPDPBUSD        0(XP), W, A
-	VMULPS          512(XP), DW, DD                // dd = dw·dx
+	// seed: x·w = (x + 128)·w - 128·w
+	VPXORD          T, T, T
+	VPDPBUSD        W, C80, T
+	VPXORD          NC, NC, NC
+	VPSUBD          T, NC, NC
+	VMOVDQU32       0(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          256(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC20, ACC20
-	VMOVDQU32       320(XP), A                     // seed
-	VPDPBUSD        64(XP), W, A
-	VMULPS          576(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       64(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          320(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC21, ACC21
-	VMOVDQU32       384(XP), A                     // seed
-	VPDPBUSD        128(XP), W, A
-	VMULPS          640(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       128(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          384(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC22, ACC22
-	VMOVDQU32       448(XP), A                     // seed
-	VPDPBUSD        192(XP), W, A
-	VMULPS          704(XP), DW, DD                // dd = dw·dx
+	VMOVDQU32       192(XP), X
+	VMOVDQA32       NC, A
+	VPDPBUSD        W, X, A
+	VMULPS          448(XP), DW, DD                // dd = dw·dx
 	VCVTDQ2PS       Z3, Z3
 	VMULPS          DD, Z3, Z3
 	VADDPS          Z3, ACC23, ACC23
 	ADDQ            $Q8B, WP
-	ADDQ            $768, XP
+	ADDQ            $512, XP
 
 matMulQ8_0AVX512VNNI_sum:
 	MOVQ            DST, AX
@@ -2405,4 +2813,106 @@ matMulQ8_0AVX512VNNI_ret:
 #undef DD
 #undef C80
 #undef X
+#undef NC
+
+// func PackQ8_0VNNI(xp, x unsafe.Pointer, nb int)
+//
+// Packs the nb Q8_0 blocks at x for MatVecQ8_0PackedAVXVNNI and MatVecQ8_0PackedAVX512VNNI
+// into xp (68·nb bytes): P0 (32 bytes a block: the quants), P1 at 32·nb (8
+// int32 seeds -128·(q[4l] + … + q[4l+3])), dx at 64·nb (float32).
+//
+// Requires: AVX2, F16C
+TEXT ·PackQ8_0VNNI(SB), NOSPLIT, $0-24
+#define Q      Y0  // quants
+#define E      Y1  // seeds or even words
+#define D      Y2  // dx
+#define C01    Y3  // bytes 1
+#define CM128  Y4  // words -128
+
+	MOVQ            xp+0(FP), XP
+	MOVQ            x+8(FP), WP
+	MOVQ            nb+16(FP), N
+	MOVQ            N, NB32                        // P1 - P0
+	SHLQ            $5, NB32
+	LEAQ            (XP)(NB32*2), XD
+	VPBROADCASTD    q8C01<>(SB), C01
+	VPBROADCASTD    q8CM128<>(SB), CM128
+	TESTQ           N, N
+	JZ              packQ8_0VNNI_ret
+
+packQ8_0VNNI_block:
+	VMOVDQU         Q8Q(WP), Q
+	VMOVDQU         Q, (XP)
+	VPMADDUBSW      Q, C01, E                      // pair sums
+	VPMADDWD        CM128, E, E                    // -128 · lane sums
+	VMOVDQU         E, (XP)(NB32*1)
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X2
+	VCVTPH2PS       X2, X2
+	VMOVSS          X2, (XD)
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JNZ             packQ8_0VNNI_block
+
+packQ8_0VNNI_ret:
+	VZEROUPPER
+	RET
+
+#undef Q
+#undef E
+#undef D
+#undef C01
+#undef CM128
+
+// func PackQ8_0Sext(xp, x unsafe.Pointer, nb int)
+//
+// Packs the nb Q8_0 blocks at x for MatVecQ8_0PackedAVX2 and MatVecQ8_0PackedAVX512 into
+// xp (68·nb bytes): P0 (32 bytes a block: the even quants q[2k] as int16
+// words), P1 at 32·nb (the odd quants as words), dx at 64·nb (float32).
+//
+// Requires: AVX2, F16C
+TEXT ·PackQ8_0Sext(SB), NOSPLIT, $0-24
+#define Q      Y0  // quants
+#define E      Y1  // seeds or even words
+#define D      Y2  // dx
+#define C01    Y3  // bytes 1
+#define CM128  Y4  // words -128
+
+	MOVQ            xp+0(FP), XP
+	MOVQ            x+8(FP), WP
+	MOVQ            nb+16(FP), N
+	MOVQ            N, NB32                        // P1 - P0
+	SHLQ            $5, NB32
+	LEAQ            (XP)(NB32*2), XD
+	TESTQ           N, N
+	JZ              packQ8_0Sext_ret
+
+packQ8_0Sext_block:
+	VMOVDQU         Q8Q(WP), Q
+	VPSLLW          $8, Q, E
+	VPSRAW          $8, E, E                       // even bytes, sign-extended
+	VPSRAW          $8, Q, Q                       // odd bytes, sign-extended
+	VMOVDQU         E, (XP)
+	VMOVDQU         Q, (XP)(NB32*1)
+	MOVWQZX         Q8D(WP), AX
+	VMOVD           AX, X2
+	VCVTPH2PS       X2, X2
+	VMOVSS          X2, (XD)
+	ADDQ            $Q8B, WP
+	ADDQ            $32, XP
+	ADDQ            $4, XD
+	DECQ            N
+	JNZ             packQ8_0Sext_block
+
+packQ8_0Sext_ret:
+	VZEROUPPER
+	RET
+
+#undef Q
+#undef E
+#undef D
+#undef C01
+#undef CM128
 

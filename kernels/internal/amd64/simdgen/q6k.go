@@ -237,6 +237,7 @@ nb Q8_K blocks.`)
 			reg{"CNTH", 20, "qh shift counts, high register"},
 			reg{"SH0", 21, "VPSHUFB: scale word i in lane i"},
 			reg{"SH1", 22, "VPSHUFB: scale word 4+i in lane i"},
+			reg{"A2", 23, "VNNI: int32 lane sums of the HI registers"},
 		)
 	} else {
 		g.named(
@@ -278,6 +279,9 @@ nb Q8_K blocks.`)
 	first := !v.vnni
 	if v.vnni {
 		g.i("VPXORD", "A, A, A")
+		if v.zmm {
+			g.i("VPXORD", "A2, A2, A2")
+		}
 	}
 	if v.zmm {
 		g.ic("VPMOVSXBW", "Q6SC(WP), "+g.y("SCW"), "the 16 scales as words")
@@ -291,9 +295,16 @@ nb Q8_K blocks.`)
 				g.ic("VPMADDUBSW", y+", C20, YP", "32·y in pairs")
 				g.i("VPSUBW", "YP, P, P")
 				g.i("VPSHUFB", fmt.Sprintf("SH%d, SCH, S", j))
-				q6mac(g, first, "S", "P", "A")
+				acc := "A"
+				if v.vnni && j == 1 {
+					acc = "A2" // two chains of VPDPWSSD, not one
+				}
+				q6mac(g, first, "S", "P", acc)
 				first = false
 			}
+		}
+		if v.vnni {
+			g.i("VPADDD", "A2, A, A")
 		}
 	} else {
 		for h := 0; h < 2; h++ {
