@@ -192,6 +192,10 @@ matVecQ6KAVX2_row:
 
 	PCALIGN         $32
 matVecQ6KAVX2_block:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
+	PREFETCHT0      8384(WP)
 	// half 0
 	VPMOVSXBW       Q6SC+0(WP), X10
 	VPERMQ          $0x44, SC, SC
@@ -372,6 +376,10 @@ matVecQ6KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVXVNNI_block:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
+	PREFETCHT0      8384(WP)
 	VPXORD          A, A, A
 	// half 0
 	VPMOVSXBW       Q6SC+0(WP), X10
@@ -558,6 +566,10 @@ matVecQ6KAVX512_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512_block:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
+	PREFETCHT0      8384(WP)
 	VPMOVSXBW       Q6SC(WP), Y11                  // the 16 scales as words
 	// half 0
 	VSHUFI32X4      $0x00, SCW, SCW, SCH
@@ -713,6 +725,10 @@ matVecQ6KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512VNNI_block:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
+	PREFETCHT0      8384(WP)
 	VPXORD          A, A, A
 	VPXORD          A2, A2, A2
 	VPMOVSXBW       Q6SC(WP), Y11                  // the 16 scales as words

@@ -146,6 +146,9 @@ matVecQ8_0AVX2_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX2_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -400,6 +403,9 @@ matVecQ8_0AVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVXVNNI_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -620,6 +626,9 @@ matVecQ8_0AVX512_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -856,6 +865,9 @@ matVecQ8_0AVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512VNNI_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -1063,6 +1075,9 @@ matVecQ8_0PackedAVX2_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX2_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -1268,6 +1283,9 @@ matVecQ8_0PackedAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVXVNNI_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -1462,6 +1480,9 @@ matVecQ8_0PackedAVX512_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX512_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX
@@ -1655,6 +1676,9 @@ matVecQ8_0PackedAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX512VNNI_quad:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
 	// dd of four blocks: f16(dw)·dx
 	MOVWQZX         3*Q8B+Q8D(WP), AX
 	SHLQ            $16, AX

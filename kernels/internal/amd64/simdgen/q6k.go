@@ -276,6 +276,7 @@ nb Q8_K blocks.`)
 	g.blank()
 	g.i("PCALIGN", "$32")
 	g.label("block")
+	g.prefetch("WP", mvPrefetch, 210)
 	first := !v.vnni
 	if v.vnni {
 		g.i("VPXORD", "A, A, A")

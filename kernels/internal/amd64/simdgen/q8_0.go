@@ -342,6 +342,7 @@ nb blocks of x packed by PackQ8_0`+q8PackName(v)+`.`
 	g.blank()
 	g.i("PCALIGN", "$32")
 	g.label("quad")
+	g.prefetch("WP", mvPrefetch, 136)
 	g.c("dd of four blocks: f16(dw)·dx")
 	q8DD4(g, packed)
 	xoff := func(j int) string { // packed x of block j of the quad
