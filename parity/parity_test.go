@@ -73,6 +73,11 @@ func ops(t *testing.T) []parityOp {
 				dst := make([]float32, tokens*rows)
 				return dst, c.MatMul(dst, w, x, tokens)
 			}},
+			// WithExactFloat puts the float products in one order too.
+			parityOp{"MatMul-exactfloat/" + typ.String(), true, func(c spi.Context) ([]float32, error) {
+				dst := make([]float32, tokens*rows)
+				return dst, c.WithExactFloat(true).MatMul(dst, w, x, tokens)
+			}},
 			parityOp{"MatMul-cols/" + typ.String(), quantized, func(c spi.Context) ([]float32, error) {
 				c, err := c.WithHint(spi.ScheduleHint{Op: "MatMul", Dim: "cols"})
 				if err != nil {
@@ -141,6 +146,10 @@ func ops(t *testing.T) []parityOp {
 	for i := range pos {
 		pos[i] = 3 * i
 	}
+	ropeFactors := make([]float32, dim/16)
+	for i := range ropeFactors {
+		ropeFactors[i] = 1 + float32(i)/2
+	}
 	unary := func(name string, f func(c spi.Context, dst []float32) error) parityOp {
 		return parityOp{name, true, func(c spi.Context) ([]float32, error) {
 			dst := make([]float32, nr*dim)
@@ -151,6 +160,10 @@ func ops(t *testing.T) []parityOp {
 		unary("RMSNorm", func(c spi.Context, d []float32) error { return c.RMSNorm(d, a, nw, nr, dim, 1e-5) }),
 		unary("RoPE", func(c spi.Context, d []float32) error { copy(d, a); return c.RoPE(d, nr, 4, dim/4, pos, 10000, false) }),
 		unary("RoPE-neox", func(c spi.Context, d []float32) error { copy(d, a); return c.RoPE(d, nr, 4, dim/4, pos, 10000, true) }),
+		unary("RoPEWith", func(c spi.Context, d []float32) error {
+			copy(d, a)
+			return c.RoPEWith(d, nr, 4, dim/4, pos, spi.RoPEOptions{Dims: dim / 8, Base: 500000, FreqScale: 0.5, FreqFactors: ropeFactors})
+		}),
 		unary("SiLU", func(c spi.Context, d []float32) error { return c.SiLU(d, a) }),
 		unary("SwiGLU", func(c spi.Context, d []float32) error { return c.SwiGLU(d, a, b) }),
 		unary("Softmax", func(c spi.Context, d []float32) error { return c.Softmax(d, a, nr, dim) }),

@@ -290,6 +290,10 @@ func rowsOf[W, X any](p *product, start, end int,
 // DotF32: one call per output element over a whole row, so the result does
 // not depend on the schedule (DotF32's order depends only on the length).
 func (p *product) float(start, end int) {
+	if p.c.exact {
+		p.floatExact(start, end)
+		return
+	}
 	dot := p.c.b.ops.DotF32
 	rows, cols := p.w.Rows, p.w.Cols
 	var wf []float32
