@@ -117,6 +117,60 @@ func TestExactFloat(t *testing.T) {
 	}
 }
 
+// TestF16Activations: with WithF16Activations(true) an F16 weight matrix
+// multiplies x rounded to binary16 — exactly the bits of the plain product
+// with the rounded x —, in MatVec, MatMul and MatMulShared (next to a
+// quantized matrix, which is unaffected), and with WithExactFloat too;
+// F32 weights are unaffected.
+func TestF16Activations(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const rows, cols, n = 19, 96, 4
+	w16, w32, wq := quantized(t, r, quant.FP16, rows, cols), quantized(t, r, quant.F32, rows, cols), quantized(t, r, quant.Q8_0, rows, cols)
+	x := randVec(r, n*cols)
+	xr := make([]float32, len(x))
+	for i, v := range x {
+		xr[i] = quant.FromFloat32(v).Float32()
+	}
+	if sameBits(x, xr) {
+		t.Fatal("the input is exact in binary16: the test shows nothing")
+	}
+	for _, exact := range []bool{false, true} {
+		base := newBackend(t).Context().WithExactFloat(exact)
+		ctx := base.WithF16Activations(true)
+		if !ctx.F16Activations() || base.F16Activations() {
+			t.Fatal("F16Activations does not report WithF16Activations")
+		}
+		product := func(c Context, w Matrix, x []float32) []float32 {
+			d := make([]float32, n*rows)
+			if err := c.MatMul(d, w, x, n); err != nil {
+				t.Fatal(err)
+			}
+			return d
+		}
+		want := product(base, w16, xr)
+		if got := product(ctx, w16, x); !sameBits(got, want) {
+			t.Errorf("exact=%v: F16 MatMul is not the product with x rounded to binary16", exact)
+		}
+		if sameBits(product(base, w16, x), want) {
+			t.Errorf("exact=%v: rounding x changes nothing: the test shows nothing", exact)
+		}
+		mv := make([]float32, rows)
+		if err := ctx.MatVec(mv, w16, x[:cols]); err != nil {
+			t.Fatal(err)
+		}
+		if !sameBits(mv, want[:rows]) {
+			t.Errorf("exact=%v: F16 MatVec is not the product with x rounded", exact)
+		}
+		d := [3][]float32{make([]float32, n*rows), make([]float32, n*rows), make([]float32, n*rows)}
+		if err := ctx.MatMulShared(d[:], []Matrix{wq, w16, w32}, x, n); err != nil {
+			t.Fatal(err)
+		}
+		if !sameBits(d[0], product(base, wq, x)) || !sameBits(d[1], want) || !sameBits(d[2], product(base, w32, x)) {
+			t.Errorf("exact=%v: MatMulShared: only the F16 matrix may see the rounded x", exact)
+		}
+	}
+}
+
 // ropeRef rotates one head as RoPEWith documents, in float64 angles.
 func ropeRef(v []float32, pos int, o RoPEOptions) {
 	half := o.Dims / 2
@@ -385,12 +439,15 @@ func TestEngineOpsZeroAllocs(t *testing.T) {
 			ff[i] = 1 + float32(i)
 		}
 		cases := map[string]func() error{
-			"RoPEWith":     func() error { return ctx.RoPEWith(rx, n, 4, 64, pos, RoPEOptions{Dims: 32, Base: 10000, FreqFactors: ff}) },
-			"MatMul/f32":   func() error { return ctx.MatMul(dst, f32, x, n) },
-			"MatMul/f16":   func() error { return ctx.MatMul(dst, f16, x, n) },
-			"MatVec/f16":   func() error { return ctx.MatVec(dst[:rows], f16, x[:cols]) },
-			"Sample/top-k": func() error { _, err := samp.Sample(logits); return err },
-			"Sample/all":   func() error { _, err := all.Sample(logits); return err },
+			"RoPEWith": func() error {
+				return ctx.RoPEWith(rx, n, 4, 64, pos, RoPEOptions{Dims: 32, Base: 10000, FreqFactors: ff})
+			},
+			"MatMul/f32":    func() error { return ctx.MatMul(dst, f32, x, n) },
+			"MatMul/f16":    func() error { return ctx.MatMul(dst, f16, x, n) },
+			"MatVec/f16":    func() error { return ctx.MatVec(dst[:rows], f16, x[:cols]) },
+			"MatMul/f16act": func() error { return ctx.WithF16Activations(true).MatMul(dst, f16, x, n) },
+			"Sample/top-k":  func() error { _, err := samp.Sample(logits); return err },
+			"Sample/all":    func() error { _, err := all.Sample(logits); return err },
 		}
 		for name, f := range cases {
 			if err := f(); err != nil {

@@ -119,14 +119,21 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 	}
 	c.traceOp(op)
 	var acts [3]activations // Q8_K, Q8_0, Q8_1: each quantized on first use
+	xh, hb := c.f16Input(ws, x)
 	defer func() {
 		for i := range acts {
 			acts[i].release()
+		}
+		if hb != nil {
+			hb.Release()
 		}
 	}()
 	for i, w := range ws {
 		p := productPool.Get().(*product)
 		p.c, p.w, p.dst, p.x, p.n = c, w, dst[i], x, n
+		if w.Type == quant.FP16 {
+			p.x = xh
+		}
 		if at := quant.ActivationType(w.Type); at != quant.F32 {
 			a := &acts[actIndex(at)]
 			if a.buf == nil {
