@@ -36,24 +36,24 @@ func checkOpErr(t *testing.T, name string, err, sentinel error, op, want string)
 	}
 }
 
-// exactDot is the order WithExactFloat documents: a sequential float32 sum
-// from +0, each product rounded on its own.
+// exactDot is the order WithExactFloat documents: a sequential float64 sum
+// from +0 of the (exact) products, rounded once.
 func exactDot(w, x []float32) float32 {
-	var s float32
+	var s float64
 	for i := range w {
-		s += float32(w[i] * x[i])
+		s += float64(w[i]) * float64(x[i])
 	}
-	return s
+	return float32(s)
 }
 
 // TestExactFloat: with WithExactFloat(true), F32 and F16 weight products
-// are the sequential float32 sum of each row, bit for bit, under every
+// are the sequential float64 sum of each row, bit for bit, under every
 // kernel variant and schedule and through MatVec, MatMul and
 // MatMulShared; without it they are the kernels' DotF32 (within its
 // tolerance, and not always the sequential bits).
 func TestExactFloat(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	const rows, cols, n = 37, 300, 5 // rows not a multiple of the F16 widening block
+	const rows, cols, n = 37, 300, 5 // rows not a multiple of 4
 	x := randVec(r, n*cols)
 	for _, typ := range []quant.Type{quant.F32, quant.FP16} {
 		w := quantized(t, r, typ, rows, cols)
