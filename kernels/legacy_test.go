@@ -11,11 +11,8 @@ import (
 // Every variant's Q4_0 and Q5_0 dots against the generic twins, bit for
 // bit: every length up to 2·maxBlocks+1, random blocks, every value of each
 // weight byte and of each scale byte in place, and special scales (±0,
-// subnormals, the largest finite, ±Inf, quiet and signalling NaNs). A NaN
-// result must be a NaN, of any payload: which NaN operand's payload
-// survives a product depends on the order in which the compiler and the
-// ISA take the operands (Go may commute x·y), so payloads are not part of
-// the contract.
+// subnormals, the largest finite, ±Inf, quiet and signalling NaNs; a NaN
+// result is the canonical one, nan.go).
 
 // legacyScales are binary16 scales worth trying everywhere.
 var legacyScales = []quant.F16{0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0x7c01, 0xfe01}
@@ -50,10 +47,10 @@ func TestLegacyDotsMatchGeneric(t *testing.T) {
 		r := rand.New(rand.NewPCG(5, 6))
 		check := func(what string, w4 []quant.BlockQ4_0, w5 []quant.BlockQ5_0, x []quant.BlockQ8_0) {
 			t.Helper()
-			if got, want := k.DotQ4_0(w4, x), dotQ4_0Generic(w4, x); !sameValue(got, want) {
+			if got, want := k.DotQ4_0(w4, x), dotQ4_0Generic(w4, x); !sameBits(got, want) {
 				t.Fatalf("q4_0 %s nb=%d: %v (%#x), generic %v (%#x)", what, len(x), got, bits(got), want, bits(want))
 			}
-			if got, want := k.DotQ5_0(w5, x), dotQ5_0Generic(w5, x); !sameValue(got, want) {
+			if got, want := k.DotQ5_0(w5, x), dotQ5_0Generic(w5, x); !sameBits(got, want) {
 				t.Fatalf("q5_0 %s nb=%d: %v (%#x), generic %v (%#x)", what, len(x), got, bits(got), want, bits(want))
 			}
 		}
@@ -106,6 +103,3 @@ func TestLegacyDotsMatchGeneric(t *testing.T) {
 }
 
 func bits(f float32) uint32 { return math.Float32bits(f) }
-
-// sameValue: the same bits, or both NaN.
-func sameValue(a, b float32) bool { return sameBits(a, b) || a != a && b != b }

@@ -48,9 +48,7 @@ type rowKernels struct {
 
 // asimdOps is the Ops of an arm64 variant whose quantized dots are k: Dot
 // is one row of k, MatVec all rows in one call, MatMul one call per
-// activation column (Q4_0 and Q5_0 have Dot only: kernels builds their
-// MatVec and MatMul from it, one call per row); the rest is ASIMD code
-// every variant shares.
+// activation column; the rest is ASIMD code every variant shares.
 func asimdOps(k rowKernels) Ops {
 	return Ops{
 		DotQ4K:     dotRows[quant.BlockQ4K, quant.BlockQ8K](k.q4k),
@@ -63,10 +61,14 @@ func asimdOps(k rowKernels) Ops {
 		MatVecQ5K:  matVecRows[quant.BlockQ5K, quant.BlockQ8K](k.q5k),
 		MatVecQ6K:  matVecRows[quant.BlockQ6K, quant.BlockQ8K](k.q6k),
 		MatVecQ8_0: matVecRows[quant.BlockQ8_0, quant.BlockQ8_0](k.q8_0),
+		MatVecQ4_0: matVecRows[quant.BlockQ4_0, quant.BlockQ8_0](k.q4_0),
+		MatVecQ5_0: matVecRows[quant.BlockQ5_0, quant.BlockQ8_0](k.q5_0),
 		MatMulQ4K:  matMulRows[quant.BlockQ4K, quant.BlockQ8K](k.q4k),
 		MatMulQ5K:  matMulRows[quant.BlockQ5K, quant.BlockQ8K](k.q5k),
 		MatMulQ6K:  matMulRows[quant.BlockQ6K, quant.BlockQ8K](k.q6k),
 		MatMulQ8_0: matMulRows[quant.BlockQ8_0, quant.BlockQ8_0](k.q8_0),
+		MatMulQ4_0: matMulRows[quant.BlockQ4_0, quant.BlockQ8_0](k.q4_0),
+		MatMulQ5_0: matMulRows[quant.BlockQ5_0, quant.BlockQ8_0](k.q5_0),
 
 		DequantQ4K:   dequantRows[quant.BlockQ4K](arm64.DequantQ4KNEON, quant.QK_K),
 		DequantQ5K:   dequantRows[quant.BlockQ5K](arm64.DequantQ5KNEON, quant.QK_K),
