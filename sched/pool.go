@@ -59,6 +59,7 @@ type Pool struct {
 	downgrades []Downgraded
 	workers    []*worker // seat i+1; seat 0 is the calling goroutine
 	joinHook   func(seat int)
+	joinWait   time.Duration
 	pin        func(cpu int) error
 
 	_       cacheLinePad
@@ -253,6 +254,7 @@ type config struct {
 	spin     time.Duration
 	sink     func(Event)
 	joinHook func(seat int)
+	joinWait time.Duration
 	pinFunc  func(cpu int) error
 	// oversubscribe is for tests: start every requested worker, even past
 	// the usable cores, so the engine runs with many helpers on any machine.
@@ -317,6 +319,24 @@ func withJoinHook(f func(seat int)) Option {
 // helpers past the cores cannot be pinned, which is reported.
 func WithOversubscribe() Option {
 	return func(c *config) error { c.oversubscribe = true; return nil }
+}
+
+// WithJoinWait is for tests and verification: after posting a parallel
+// region to its helpers, the caller waits up to d for a helper to claim a
+// chunk (under a loop scheduler, to join) before it claims any itself.
+// Without it a region of a few microseconds is often over before a helper
+// arrives, above all on a loaded machine, so a test would see helpers run
+// chunks only by luck. The completion guarantee is unchanged: after d the
+// caller goes on alone. It only delays the caller; every region pays for
+// it, so never use it for speed.
+func WithJoinWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("sched: WithJoinWait(%v): negative", d)
+		}
+		c.joinWait = d
+		return nil
+	}
 }
 
 // withPinFunc is for tests: f replaces the platform's pinning call.
@@ -402,7 +422,7 @@ func NewPool(opts ...Option) (*Pool, error) {
 }
 
 func newPool(cfg config, topo topology) *Pool {
-	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, pin: cfg.pinFunc,
+	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, joinWait: cfg.joinWait, pin: cfg.pinFunc,
 		done: make(chan struct{}, 1)}
 	var downs []Downgraded
 	cores, capped := usableCores(topo)
@@ -832,11 +852,33 @@ func (p *Pool) run(r *region, tasks int, extra func(Event)) {
 	for _, w := range helpers {
 		w.post(r)
 	}
+	if p.joinWait > 0 {
+		awaitHelper(r, helpers, p.joinWait)
+	}
 	var caller int
 	// Deferred so that the region is finished, and the pool released, even
 	// when a body on this goroutine calls runtime.Goexit.
 	defer p.finish(r, helpers, &caller, t0)
 	caller = r.work(0)
+}
+
+// awaitHelper waits up to d until a helper has claimed a chunk of r (for a
+// loop, has joined it), yielding the processor meanwhile.
+func awaitHelper(r *region, helpers []*worker, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if r.kind != kindLoop && r.next.Load() > 0 {
+			return
+		}
+		if r.kind == kindLoop {
+			for _, w := range helpers {
+				if w.slot.Load() != r {
+					return
+				}
+			}
+		}
+		runtime.Gosched()
+	}
 }
 
 func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {

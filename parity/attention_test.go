@@ -1,0 +1,86 @@
+package parity
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/corelane/corelane/kernels"
+	"github.com/corelane/corelane/quant"
+	"github.com/corelane/corelane/sched"
+	"github.com/corelane/corelane/sdpa"
+	"github.com/corelane/corelane/spi"
+)
+
+// ---- Attention cells -------------------------------------------------------
+//
+// This is the place for attention's rows of the matrix: add a shape or a
+// mode by appending a parityOp to the list attentionOps returns; TestParity
+// runs each under every column and TestParityBites needs nothing from here.
+//
+// Both modes run the Backend's kernels (spi.WithKernels reaches them), so
+// they have cells under every variant. Exact is bit-identical across
+// variants too (its kernels compute each value in the scalar order), so
+// its cells also compare with the generic variant; Fast is not, so its
+// cells do not. The "pinned" cells check the thing itself: spi's result is
+// sdpa's run on exactly the Backend's variant's kernels. Do not call
+// kernels.Use here to force a variant: that would test the registry, not
+// the Backend an engine links.
+
+// attentionOps returns the attention rows. Every shape splits into at
+// least 3 units per region: prefill has 2·6 (batch, head) pairs of 2 Exact
+// row tiles; decode has SeqKV 1300, which Fast splits into 3 key chunks of
+// 512 (sdpa's fastChunk) whose partial softmax states are combined after
+// the region, so a combine in completion order would show.
+func attentionOps(r *rand.Rand) []parityOp {
+	prefill := sdpa.Shape{Batch: 2, Heads: 6, KVHeads: 2, SeqQ: 16, SeqKV: 600, HeadDim: 32}
+	decode := sdpa.Shape{Batch: 2, Heads: 6, KVHeads: 2, SeqQ: 1, SeqKV: 1300, HeadDim: 32}
+	var list []parityOp
+	for _, sh := range []struct {
+		name  string
+		shape sdpa.Shape
+	}{{"prefill", prefill}, {"decode", decode}} {
+		shape := sh.shape
+		n := shape.Batch * shape.Heads * shape.SeqQ * shape.HeadDim
+		q := randVec(r, n, 1)
+		k := randVec(r, shape.Batch*shape.KVHeads*shape.SeqKV*shape.HeadDim, 1)
+		v := randVec(r, len(k), 1)
+		kh, vh := make([]quant.F16, len(k)), make([]quant.F16, len(v))
+		for i := range k {
+			kh[i], vh[i] = quant.FromFloat32(k[i]), quant.FromFloat32(v[i])
+		}
+		for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+			opt := sdpa.Options{Causal: true, Mode: mode}
+			exact := mode == sdpa.Exact
+			name := mode.String() + "-" + sh.name
+			list = append(list,
+				parityOp{"Attention-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
+					out := make([]float32, n)
+					return out, c.Attention(out, q, k, v, shape, opt)
+				}},
+				parityOp{"AttentionF16-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
+					out := make([]float32, n)
+					return out, c.AttentionF16(out, q, kh, vh, shape, opt)
+				}},
+				parityOp{"Attention-pinned-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
+					out := make([]float32, n)
+					if err := c.Attention(out, q, k, v, shape, opt); err != nil {
+						return nil, err
+					}
+					ops, err := kernels.Lookup(c.Backend().Variant())
+					if err != nil {
+						return nil, err
+					}
+					want := make([]float32, n)
+					if err := sdpa.New(ops).Attention(sched.Sequential, want, q, k, v, shape, opt); err != nil {
+						return nil, err
+					}
+					if i := firstDiff(out, want); i >= 0 {
+						return nil, fmt.Errorf("variant %q: spi's attention differs at %d from sdpa on that variant's kernels", c.Backend().Variant(), i)
+					}
+					return out, nil
+				}},
+			)
+		}
+	}
+	return list
+}
