@@ -53,10 +53,9 @@
 //
 // # Why not github.com/gpustack/gguf-parser-go
 //
-// It is a capable metadata parser (it estimates memory use and fetches
-// remote files), but it gives no access to the tensor data, which is what
-// an engine needs; it is about 14,000 lines with several dependencies; and
-// its errors do not name byte offsets. GGUF is a small, fixed format: this
+// It parses metadata (and estimates memory use), but gives no access to the
+// tensor data, which is what an engine needs, and it is about 14,000 lines
+// with several dependencies. GGUF is a small, fixed format: this
 // package, writer included, is under 2,000 lines and depends only on
 // package quant and golang.org/x/sys/unix (for mmap).
 package gguf

@@ -16,19 +16,41 @@ type Value struct {
 	arr  any // []uint8 ... []float64, []bool, []string or []Value (arrays of arrays)
 }
 
-// Constructors, one per GGUF value type. They are what Encode writes.
+// Uint8 returns a u8 value. The constructors, one per value type, make
+// what Encode writes.
+func Uint8(v uint8) Value { return Value{typ: TypeUint8, num: uint64(v)} }
 
-func Uint8(v uint8) Value     { return Value{typ: TypeUint8, num: uint64(v)} }
-func Int8(v int8) Value       { return Value{typ: TypeInt8, num: uint64(int64(v))} }
-func Uint16(v uint16) Value   { return Value{typ: TypeUint16, num: uint64(v)} }
-func Int16(v int16) Value     { return Value{typ: TypeInt16, num: uint64(int64(v))} }
-func Uint32(v uint32) Value   { return Value{typ: TypeUint32, num: uint64(v)} }
-func Int32(v int32) Value     { return Value{typ: TypeInt32, num: uint64(int64(v))} }
-func Uint64(v uint64) Value   { return Value{typ: TypeUint64, num: v} }
-func Int64(v int64) Value     { return Value{typ: TypeInt64, num: uint64(v)} }
+// Int8 returns an i8 value.
+func Int8(v int8) Value { return Value{typ: TypeInt8, num: uint64(int64(v))} }
+
+// Uint16 returns a u16 value.
+func Uint16(v uint16) Value { return Value{typ: TypeUint16, num: uint64(v)} }
+
+// Int16 returns an i16 value.
+func Int16(v int16) Value { return Value{typ: TypeInt16, num: uint64(int64(v))} }
+
+// Uint32 returns a u32 value.
+func Uint32(v uint32) Value { return Value{typ: TypeUint32, num: uint64(v)} }
+
+// Int32 returns an i32 value.
+func Int32(v int32) Value { return Value{typ: TypeInt32, num: uint64(int64(v))} }
+
+// Uint64 returns a u64 value.
+func Uint64(v uint64) Value { return Value{typ: TypeUint64, num: v} }
+
+// Int64 returns an i64 value.
+func Int64(v int64) Value { return Value{typ: TypeInt64, num: uint64(v)} }
+
+// Float32 returns an f32 value (its bits are kept, NaN payloads included).
 func Float32(v float32) Value { return Value{typ: TypeFloat32, num: uint64(math.Float32bits(v))} }
+
+// Float64 returns an f64 value.
 func Float64(v float64) Value { return Value{typ: TypeFloat64, num: math.Float64bits(v)} }
-func String(v string) Value   { return Value{typ: TypeString, str: v} }
+
+// String returns a string value.
+func String(v string) Value { return Value{typ: TypeString, str: v} }
+
+// Bool returns a bool value.
 func Bool(v bool) Value {
 	if v {
 		return Value{typ: TypeBool, num: 1}

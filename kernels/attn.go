@@ -1,7 +1,6 @@
 package kernels
 
 import (
-
 	"github.com/corelane/corelane/quant"
 )
 
@@ -75,4 +74,3 @@ func dotRowsGeneric(dst, q, k []float32, ldk int) {
 		dst[j] = dotF32Generic(q, k[j*ldk:j*ldk+len(q)])
 	}
 }
-

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/corelane/corelane/internal/testexec"
 )
 
 // goroutineID parses the calling goroutine's id from its stack header
@@ -119,7 +121,7 @@ func TestPanicMessageShowsBody(t *testing.T) {
 	if !haveThreads {
 		t.Skip(noThreadsReason)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestPanicMessageShowsBody$", "-test.count=1")
+	cmd := testexec.Self("-test.run=^TestPanicMessageShowsBody$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SCHED_TEST_CRASH=1", "GOTRACEBACK=single")
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError

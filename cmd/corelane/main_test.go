@@ -85,7 +85,7 @@ func TestProfileBenchfmt(t *testing.T) {
 	if err := run([]string{"profile", "-preset", "tiny", "-layers", "1", "-prefill", "3", "-decode", "2", "-quiet", "-benchfmt", "-kv", "f16"}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	re := regexp.MustCompile(`^BenchmarkPeerDecoder/model=tiny/phase=(prefill/tokens=3|decode/tokens=2)/threads=[12]/kv=f16/impl=corelane-(exact|fast)(-\d+)?\t1\t\d+ ns/op\t[0-9.]+ tok/s$`)
+	re := regexp.MustCompile(`^BenchmarkPeerDecoder/model=tiny/phase=(prefill/tokens=3|decode/tokens=2)/threads=[12]/kv=f16/impl=corelane-([a-z0-9]+-)?(exact|fast)(-\d+)?\t1\t\d+ ns/op\t[0-9.]+ tok/s$`)
 	n := 0
 	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
 		switch {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/corelane/corelane/gguf"
 	"github.com/corelane/corelane/internal/refdata"
+	"github.com/corelane/corelane/internal/testexec"
 )
 
 // TestTokenize: the command prints llama.cpp's ids for the vocabulary
@@ -113,7 +114,7 @@ func TestTokenizeExit(t *testing.T) {
 	}
 	files := badFiles(t)
 	for _, name := range []string{"missing", "not gguf", "unknown pre"} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTokenizeExit$")
+		cmd := testexec.Self("-test.run=^TestTokenizeExit$")
 		cmd.Env = append(os.Environ(), "CORELANE_TEST_MAIN=1", "CORELANE_TEST_ARGS=tokenize -text x -model "+files[name])
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -34,8 +34,8 @@
 // token attributes llama.cpp sets by model name (phi-3's rstrip of special
 // tokens, jina's lstrip of <mask>), and the token renaming of gpt-oss.
 //
-// Decode is the inverse of Encode (Decode(Encode(s)) == s when no UNK was
-// needed); Piece gives one token's bytes for streaming. Code points are
+// Decode is the inverse of Encode for valid UTF-8 that needed no UNK (and,
+// with llama, has no U+2581, the space marker); Piece gives one token's bytes for streaming. Code points are
 // classified with Go's unicode tables, which may differ from llama.cpp's
 // in characters assigned by a newer Unicode version than one of them
 // knows.

@@ -347,12 +347,14 @@ func (t *Tokenizer) Piece(id int32) string {
 
 // Decode returns the text of ids: their pieces concatenated, and for a
 // llama vocabulary that adds a space prefix, without the one leading space
-// of the first piece that Encode added. So Decode(Encode(s)) == s for any
-// s that needed no unknown token. An id out of range is an error.
+// Encode put before the text and after each special token. So
+// Decode(Encode(s)) == s for valid UTF-8 s that needed no unknown token
+// (and, for llama, has no U+2581, which Encode reads as a space as
+// llama.cpp does). An id out of range is an error.
 //
-// Unlike llama.cpp's detokenizer, a leading BOS does not keep the space,
-// and gpt2 vocabularies are not "cleaned up" (llama.cpp removes the space
-// before punctuation such as " ," there, which loses text).
+// llama.cpp's detokenizer differs in two ways: it removes only the space
+// at the start (and none after a leading BOS), and for gpt2 vocabularies it
+// "cleans up" spaces before punctuation such as " ,", which loses text.
 func (t *Tokenizer) Decode(ids []int32) (string, error) {
 	var b strings.Builder
 	strip := t.addSpace
@@ -361,6 +363,11 @@ func (t *Tokenizer) Decode(ids []int32) (string, error) {
 			return "", fmt.Errorf("tokenizer: Decode: id %d at position %d is not a token (the vocabulary has %d)", id, i, len(t.pieces))
 		}
 		p := t.pieces[id]
+		if typ := t.types[id]; typ == Control || typ == UserDefined {
+			b.WriteString(p)
+			strip = t.addSpace
+			continue
+		}
 		if p == "" {
 			continue
 		}

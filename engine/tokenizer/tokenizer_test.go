@@ -113,8 +113,16 @@ func TestSPMSpaceAndBytes(t *testing.T) {
 	if _, err := mustNew(t, v).Encode("z", false); err == nil || !strings.Contains(err.Error(), "byte 0x7A has no token") {
 		t.Errorf("no byte token and no UNK: %v", err)
 	}
-	if s, err := tok.Decode([]int32{1, 15, 16, 9, 3, 4, 5, 2}); err != nil || s != "a<tag> xé" {
-		t.Errorf("Decode = %q, %v; want %q", s, err, "a<tag> xé")
+	// Decode drops the space Encode puts at the start and after a special
+	// token, and only that one.
+	if s, err := tok.Decode([]int32{1, 15, 16, 9, 3, 4, 5, 2}); err != nil || s != "a<tag>xé" {
+		t.Errorf("Decode = %q, %v; want %q", s, err, "a<tag>xé")
+	}
+	for _, s := range []string{"a<tag>xé", "<tag> a", " <tag>  a ", "<tag><tag>a"} {
+		ids, _ := tok.Encode(s, true)
+		if got, err := tok.Decode(ids); err != nil || got != s {
+			t.Errorf("Decode(Encode(%q)) = %q, %v", s, got, err)
+		}
 	}
 	if p := tok.Piece(15); p != " a" {
 		t.Errorf("Piece(▁a) = %q: pieces keep their space", p)
