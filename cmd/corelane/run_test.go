@@ -16,6 +16,7 @@ import (
 	"github.com/corelane/corelane/engine/llama"
 	"github.com/corelane/corelane/gguf"
 	"github.com/corelane/corelane/internal/refdata"
+	"github.com/corelane/corelane/internal/testexec"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -357,7 +358,7 @@ func TestRunExit(t *testing.T) {
 		{"metadata key", "run -model " + files["no key"], "missing metadata key"},
 		{"context", "run -model " + stories + " -prompt once -ctx 1", "longer than the context"},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRunExit$")
+		cmd := testexec.Self("-test.run=^TestRunExit$")
 		cmd.Env = append(os.Environ(), "CORELANE_TEST_MAIN=1", "CORELANE_TEST_ARGS="+c.args)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -123,14 +123,27 @@ func run(t testing.TB, m *Model, ctx spi.Context, o Options, prompt, force []int
 
 func schedules() []sched.Schedule { return []sched.Schedule{sched.Sequential, sched.Hardware()} }
 
-// variantsToRun is every kernel variant, or with -short the best and
-// generic.
+// variantsToRun is every kernel variant; with -short the best and
+// generic, and under the race detector (which makes the kernels' Go
+// twins, and so the whole matrix, many times slower) the best alone.
 func variantsToRun() []string {
 	v := spi.Variants()
-	if testing.Short() && len(v) > 2 {
+	switch {
+	case raceEnabled:
+		return v[:1]
+	case testing.Short() && len(v) > 2:
 		return []string{v[0], v[len(v)-1]}
 	}
 	return v
+}
+
+// modesToRun is both attention modes, or under the race detector Exact
+// alone (the schedules, what the race detector is for, stay both).
+func modesToRun() []sdpa.Mode {
+	if raceEnabled {
+		return []sdpa.Mode{sdpa.Exact}
+	}
+	return []sdpa.Mode{sdpa.Exact, sdpa.Fast}
 }
 
 // TestStoriesF32: greedy decoding of stories260K-f32 from BOS for 256
@@ -213,7 +226,7 @@ func TestStoriesQ4KM(t *testing.T) {
 	const steps = 256
 	var exact []float32
 	for _, variant := range variantsToRun() {
-		for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+		for _, mode := range modesToRun() {
 			for _, s := range schedules() {
 				name := fmt.Sprintf("%s/%s/%s", variant, mode, s.Name())
 				ctx := backend(t, s, variant)
@@ -336,7 +349,7 @@ func TestSynth(t *testing.T) {
 		wantIDs := append(slices.Clone(o.Generated), o.Last)
 		var exact []float32
 		for _, variant := range variantsToRun() {
-			for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+			for _, mode := range modesToRun() {
 				for _, s := range schedules() {
 					name := fmt.Sprintf("%s %s/%s/%s", c.name, variant, mode, s.Name())
 					ctx := backend(t, s, variant)

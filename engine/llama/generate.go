@@ -78,9 +78,11 @@ func (s *Session) Generate(g Generation) ([]int, Stats, error) {
 	v := s.m.Config.Vocab
 	logits = logits[len(logits)-v:]
 	start = time.Now()
+	one := []int{0}
 	step := func(id int) error {
 		var err error
-		if logits, err = s.Forward([]int{id}, false); err != nil {
+		one[0] = id
+		if logits, err = s.Forward(one, false); err != nil {
 			return err
 		}
 		st.DecodeTokens++

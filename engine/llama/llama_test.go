@@ -370,3 +370,62 @@ func mustParse(t testing.TB, b []byte) *gguf.File {
 	}
 	return f
 }
+
+// TestDecodeAllocs: a decode step allocates nothing once the session has
+// run one (every buffer is the session's, every op's scratch pooled) but
+// what spi's Attention itself allocates per call (sdpa plans its work per
+// call: a few small objects today), measured here on the same shapes.
+func TestDecodeAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop values on purpose")
+	}
+	m := buildModel(t, buildOpts{c: cfgB, typeOf: mixB, seed: 8})
+	for _, kv := range []quant.Type{quant.F32, quant.FP16} {
+		for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+			for _, sc := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
+				s, err := m.NewSession(backend(t, sc, ""), Options{Mode: mode, KV: kv, Timings: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				tok := []int{3}
+				step := func() {
+					if s.Pos() == s.Capacity() {
+						s.Reset()
+					}
+					if _, err := s.Forward(tok, false); err != nil {
+						t.Fatal(err)
+					}
+				}
+				step()
+				attn := attentionAllocs(t, s, kv)
+				if a := testing.AllocsPerRun(10, step); a != attn {
+					t.Errorf("kv %v, %v, %s: %v allocations per decode step, want %v (those of Attention)", kv, mode, sc.Name(), a, attn)
+				}
+			}
+		}
+	}
+}
+
+// attentionAllocs is what the Attention calls of one decode step of s
+// allocate by themselves, on the session's context and shapes.
+func attentionAllocs(t *testing.T, s *Session, kv quant.Type) float64 {
+	c := s.m.Config
+	shape := sdpa.Shape{Batch: 1, Heads: c.Heads, KVHeads: c.KVHeads, SeqQ: 1, SeqKV: 5, HeadDim: c.HeadDim}
+	opt := sdpa.Options{Causal: true, Mode: s.opt.Mode, KVCapacity: s.cap, Layout: sdpa.TokensFirst}
+	q, out := make([]float32, c.Heads*c.HeadDim), make([]float32, c.Heads*c.HeadDim)
+	n := c.KVHeads * s.cap * c.HeadDim
+	k32, v32, k16, v16 := make([]float32, n), make([]float32, n), make([]quant.F16, n), make([]quant.F16, n)
+	call := func() {
+		var err error
+		if kv == quant.FP16 {
+			err = s.c.AttentionF16(out, q, k16, v16, shape, opt)
+		} else {
+			err = s.c.Attention(out, q, k32, v32, shape, opt)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	call()
+	return float64(c.Layers) * testing.AllocsPerRun(10, call)
+}
