@@ -44,7 +44,10 @@ func (p *product) floatExact(start, end int) {
 }
 
 // exactRowsF32 sets dst[r] = Σ_k w[r·n+k]·x[k] (n = len(x)), each a float64
-// sum in k order; four rows run interleaved, each its own chain.
+// sum in k order; four rows run interleaved, each its own chain. The
+// products are exact in float64, so a fused multiply-add would give the
+// same sums; the explicit conversions keep the compiler from fusing anyway
+// (scripts/fmacheck).
 func exactRowsF32(dst, w, x []float32) {
 	n := len(x)
 	r := 0
@@ -53,10 +56,10 @@ func exactRowsF32(dst, w, x []float32) {
 		var s0, s1, s2, s3 float64
 		for k, v := range x {
 			xv := float64(v)
-			s0 += float64(w0[k]) * xv
-			s1 += float64(w1[k]) * xv
-			s2 += float64(w2[k]) * xv
-			s3 += float64(w3[k]) * xv
+			s0 += float64(float64(w0[k]) * xv)
+			s1 += float64(float64(w1[k]) * xv)
+			s2 += float64(float64(w2[k]) * xv)
+			s3 += float64(float64(w3[k]) * xv)
 		}
 		dst[r], dst[r+1], dst[r+2], dst[r+3] = float32(s0), float32(s1), float32(s2), float32(s3)
 	}
@@ -64,7 +67,7 @@ func exactRowsF32(dst, w, x []float32) {
 		wr := w[r*n:][:n]
 		var s float64
 		for k, v := range x {
-			s += float64(wr[k]) * float64(v)
+			s += float64(float64(wr[k]) * float64(v))
 		}
 		dst[r] = float32(s)
 	}
@@ -80,10 +83,10 @@ func exactRowsF16(dst []float32, w []quant.F16, x []float32) {
 		var s0, s1, s2, s3 float64
 		for k, v := range x {
 			xv := float64(v)
-			s0 += float64(t.At(w0[k])) * xv
-			s1 += float64(t.At(w1[k])) * xv
-			s2 += float64(t.At(w2[k])) * xv
-			s3 += float64(t.At(w3[k])) * xv
+			s0 += float64(float64(t.At(w0[k])) * xv)
+			s1 += float64(float64(t.At(w1[k])) * xv)
+			s2 += float64(float64(t.At(w2[k])) * xv)
+			s3 += float64(float64(t.At(w3[k])) * xv)
 		}
 		dst[r], dst[r+1], dst[r+2], dst[r+3] = float32(s0), float32(s1), float32(s2), float32(s3)
 	}
@@ -91,7 +94,7 @@ func exactRowsF16(dst []float32, w []quant.F16, x []float32) {
 		wr := w[r*n:][:n]
 		var s float64
 		for k, v := range x {
-			s += float64(t.At(wr[k])) * float64(v)
+			s += float64(float64(t.At(wr[k])) * float64(v))
 		}
 		dst[r] = float32(s)
 	}
