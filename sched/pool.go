@@ -902,13 +902,20 @@ func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
 
 	failed, failure := r.failed, r.failure
 	r.failed, r.failure = false, nil
-	if r.traced {
+	traced, extra := r.traced, r.extra
+	var ev Region
+	if traced {
 		workers := int(r.workerChunks.Load())
-		p.emit(r.extra, Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
-			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)})
+		ev = Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
+			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)}
 	}
 	r.body, r.each, r.ls, r.extra = nil, nil, nil, nil // let the closures go
+	// Released before the sinks run: r is not touched after this, and a
+	// sink that panics cannot keep the cores from every later region.
 	p.release()
+	if traced {
+		p.emit(extra, ev)
+	}
 	if failed {
 		panic(failure)
 	}
