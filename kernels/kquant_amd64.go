@@ -18,12 +18,10 @@ import (
 // (amd64.Q8KPair). kqMatMul tiles a product with them. Every element has the
 // bits of dotQ4KGeneric / dotQ5KGeneric.
 
-// kqKernels is one variant's Q4_K or Q5_K kernels; matVec2 and matMul8 may
-// be nil.
+// kqKernels is one variant's Q4_K or Q5_K kernels; matMul8 may be nil.
 type kqKernels struct {
 	wsize   uintptr // bytes per weight block
 	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	matVec2 func(dst *float32, w, x unsafe.Pointer, rows, nb int) // rows even
 	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 	matMul8 func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 }
@@ -43,28 +41,21 @@ var kqVariants = map[string]struct{ q4, q5 kqKernels }{
 		kqKernels{wsize: kqQ5Size, matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI},
 	},
 	"avx512": {
-		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512, amd64.MatVec2Q4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
-		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512, amd64.MatVec2Q5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
+		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
+		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
 	},
 	"avx512vnni": {
-		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512VNNI, amd64.MatVec2Q4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
-		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512VNNI, amd64.MatVec2Q5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
+		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
+		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
 	},
 }
 
-// rows runs the matrix-vector kernels on rows weight rows: pairs of rows
-// through matVec2 where the variant has it, the rest through matVec.
+// rows runs the matrix-vector kernel on rows weight rows. (The zmm
+// variants once had a two-row kernel reading rows r and r+1 side by side:
+// as fast in L3, but 15-25% slower once the weights streamed from DRAM,
+// where one sequential stream with software prefetch keeps the memory
+// busier; see bench/results.)
 func (k *kqKernels) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
-	if k.matVec2 != nil && rows >= 2 {
-		even := rows &^ 1
-		k.matVec2(dst, w, x, even, nb)
-		if even == rows {
-			return
-		}
-		dst = (*float32)(unsafe.Add(unsafe.Pointer(dst), 4*even))
-		w = unsafe.Add(w, uintptr(even*nb)*k.wsize)
-		rows -= even
-	}
 	k.matVec(dst, w, x, rows, nb)
 }
 

@@ -2,10 +2,10 @@
 
 //go:build !purego
 
-// Q4K · Q8_K kernels: matrix-vector (MatVecQ4K*, also used for a single dot,
-// and MatVec2Q4K* two rows at a time) and matrix-matrix tiles of one weight
-// row by four activation columns (MatMul4Q4K*) or by eight columns packed in
-// pairs (MatMul8Q4K*, Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// Q4K · Q8_K kernels: matrix-vector (MatVecQ4K*, also used for a single dot)
+// and matrix-matrix tiles of one weight row by four activation columns
+// (MatMul4Q4K*) or by eight columns packed in pairs (MatMul8Q4K*, Q8KPair),
+// for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
 //
 // Every routine mirrors dotQ4KGeneric in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -18,7 +18,7 @@
 // integer sums are associated differently (exact, so the bits are the same).
 //
 // Layout of one super-block (go_asm.h offsets): blockQ4K_d, _dmin (fp16),
-// _scales (12 bytes, 6-bit scales and mins, see kqScales),
+// _scales (12 bytes, 6-bit scales and mins, see below),
 // _qs (128 bytes; byte 32c+l holds value 64c+l in its low nibble and
 // 64c+32+l in its high nibble). Activations: blockQ8K_d (float32), _qs
 // (256 int8), _bsums (16 int16 sums of 16 quants).
@@ -28,11 +28,11 @@
 // a 64-value chunk c per register (the 32 quant bytes broadcast to both
 // halves: low nibbles, sub-block 2c, in the low half; high nibbles, 2c+1,
 // in the high half) and add the two halves in int32 before converting; the
-// MatVec2 and MatMul8 hold one sub-block of two rows or two columns.
+// MatMul8 hold one sub-block of two columns.
 //
 // Scales: the 12 scale bytes unpack (scalar code) into two qwords
 // lo = sc0..sc3 m0..m3 and hi = sc4..sc7 m4..m7 in the frame at 0(SP) and
-// 8(SP) (MatVec2: row r+1 at 16(SP), 24(SP)), placed side by side in every
+// 8(SP), placed side by side in every
 // 128-bit lane of a register (sc(j) at byte j<4 ? j : j+4, m(j) at
 // j<4 ? j+4 : j+8); VPSHUFB with the kqSc*/kqMin* controls widens them to
 // int16 words.
@@ -46,13 +46,11 @@
 #define WP      SI  // current weight block
 #define XROW    DX  // first activation block of the row (column 0)
 #define XP      BX  // current activation block (column 0)
-#define ROWS    R8  // rows (MatVec2: row pairs) left
+#define ROWS    R8  // rows left
 #define NB      R9  // blocks per row
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
-#define W1      R12 // MatVec2: current weight block of row r+1
-#define WSTRIDE R13 // MatVec2: bytes per weight row
 // AX, R10, R11: scratch (the scale unpack).
 
 // Activation addresses of columns (MatMul8: column pairs) 1..3.
@@ -743,478 +741,6 @@ matVecQ4KAVX512VNNI_ret:
 #undef CTL3
 #undef MINC
 #undef DDMI
-
-// ------------------------------------------------------------------ MatVec2Q4KAVX512
-
-#define QL    Z0  // sub-block 2c of both rows, then products
-#define QU    Z1  // sub-block 2c+1 of both rows, then products
-#define YL    Z2  // activations of sub-block 2c, then scale words
-#define YU    Z3  // activations of sub-block 2c+1, then scale words
-#define AL    Z4  // int32 sums A of the even sub-blocks
-#define SCB   Z5  // scale bytes (row r in 128-bit lanes 0..1, row r+1 in 2..3)
-#define M     Z7  // [M(row r) | M(row r+1)]
-#define BS    Z8  // bsums
-#define AU    Z9  // int32 sums A of the odd sub-blocks
-#define DM    Z10 // [d, dmin, d', dmin'] then [dm x8 | dm' x8]
-#define DD    Z11 // [dd x8 | dd' x8]
-#define ACC   Z13 // [acc(r) | acc(r+1)]
-#define ACCM  Z14 // [accm(r) | accm(r+1)]
-#define NIB   Z16 // 0x0F bytes
-#define MINC  Z21 // kqMin2 control
-#define DDI   Z22 // kqDD2 indices
-#define DMI   Z23 // kqDM2 indices
-
-// func MatVec2Q4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
-//
-// dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows; rows is even.
-// Two rows at a time: a register holds one sub-block of both rows (row r in
-// the low half, row r+1 in the high half), so the int32 lanes need no
-// folding and the mins, d and dmin of the two rows are handled together.
-// The frame holds the scale qwords of row r (0..15) and row r+1 (16..31).
-// Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatVec2Q4KAVX512(SB), NOSPLIT, $32-40
-	MOVQ            dst+0(FP), DST
-	MOVQ            w+8(FP), WP
-	MOVQ            x+16(FP), XROW
-	MOVQ            rows+24(FP), ROWS
-	MOVQ            nb+32(FP), NB
-	SHRQ            $1, ROWS
-	JZ              matVec2Q4KAVX512_ret
-	IMUL3Q          $blockQ4K__size, NB, WSTRIDE
-	VMOVDQU64       kqNib<>(SB), NIB
-	VMOVDQU64       kqMin2<>(SB), MINC
-	VMOVDQU64       kqDD2<>(SB), DDI
-	VMOVDQU64       kqDM2<>(SB), DMI
-	MOVL            $0xAA, AX
-	KMOVW           AX, K2
-	MOVL            $0x50, AX
-	KMOVW           AX, K5
-	MOVL            $0xA0, AX
-	KMOVW           AX, K6
-
-matVec2Q4KAVX512_pair:
-	VPXORD          ACC, ACC, ACC
-	VPXORD          ACCM, ACCM, ACCM
-	LEAQ            (WP)(WSTRIDE*1), W1
-	MOVQ            XROW, XP
-	MOVQ            NB, N
-	TESTQ           N, N
-	JZ              matVec2Q4KAVX512_rowend
-
-	PCALIGN         $32
-matVec2Q4KAVX512_block:
-	// Prefetch the blocks of the next two rows, a row pair ahead.
-	PREFETCHT0      0(W1)(WSTRIDE*1)
-	PREFETCHT0      64(W1)(WSTRIDE*1)
-	PREFETCHT0      128(W1)(WSTRIDE*1)
-	PREFETCHT0      0(W1)(WSTRIDE*2)
-	PREFETCHT0      64(W1)(WSTRIDE*2)
-	PREFETCHT0      128(W1)(WSTRIDE*2)
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	MOVQ            blockQ4K_scales(W1), AX
-	MOVL            blockQ4K_scales+8(W1), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 16(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 24(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), K2, SCB
-	VPBROADCASTQ    16(SP), K5, SCB
-	VPBROADCASTQ    24(SP), K6, SCB
-
-	VBROADCASTI64X4 blockQ8K_bsums(XP), BS
-	VPSHUFB         MINC, SCB, M
-	VPMADDWD        BS, M, M
-
-	// Chunk 0: sub-blocks 0 (QL) and 1 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+0(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+0(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+0(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+32(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+0(SB), SCB, YL
-	VPSHUFB         kqScP<>+64(SB), SCB, YU
-	VPMADDWD        YL, QL, AL
-	VPMADDWD        YU, QU, AU
-
-	// Chunk 1: sub-blocks 2 (QL) and 3 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+32(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+32(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+64(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+96(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+128(SB), SCB, YL
-	VPSHUFB         kqScP<>+192(SB), SCB, YU
-	VPMADDWD        YL, QL, QL
-	VPADDD          QL, AL, AL
-	VPMADDWD        YU, QU, QU
-	VPADDD          QU, AU, AU
-
-	// Chunk 2: sub-blocks 4 (QL) and 5 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+64(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+64(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+128(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+160(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+256(SB), SCB, YL
-	VPSHUFB         kqScP<>+320(SB), SCB, YU
-	VPMADDWD        YL, QL, QL
-	VPADDD          QL, AL, AL
-	VPMADDWD        YU, QU, QU
-	VPADDD          QU, AU, AU
-
-	// Chunk 3: sub-blocks 6 (QL) and 7 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+96(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+96(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+192(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+224(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+384(SB), SCB, YL
-	VPSHUFB         kqScP<>+448(SB), SCB, YU
-	VPMADDWD        YL, QL, QL
-	VPADDD          QL, AL, AL
-	VPMADDWD        YU, QU, QU
-	VPADDD          QU, AU, AU
-
-	// [dd(r) x8 | dd(r+1) x8] and [dm(r) x8 | dm(r+1) x8], then the float
-	// steps of the contract for both rows.
-	VPADDD          AU, AL, AL
-	VCVTDQ2PS       AL, AL
-	VCVTDQ2PS       M, M
-	VMOVD           blockQ4K_d(WP), X10
-	VPINSRD         $1, blockQ4K_d(W1), X10, X10
-	VCVTPH2PS       X10, X10
-	VMULPS.BCST     blockQ8K_d(XP), X10, X10
-	VPERMPS         DM, DDI, DD
-	VPERMPS         DM, DMI, DM
-	VMULPS          DD, AL, AL
-	VMULPS          DM, M, M
-	VADDPS          AL, ACC, ACC
-	VADDPS          M, ACCM, ACCM
-
-	ADDQ            $blockQ4K__size, WP
-	ADDQ            $blockQ4K__size, W1
-	ADDQ            $blockQ8K__size, XP
-	DECQ            N
-	JNZ             matVec2Q4KAVX512_block
-
-matVec2Q4KAVX512_rowend:
-	VSHUFF64X2      $0x44, ACCM, ACC, QL
-	VSHUFF64X2      $0xEE, ACCM, ACC, QU
-	VSHUFF64X2      $0xB1, QL, QL, YL
-	VADDPS          YL, QL, QL
-	VPERMILPS       $0x4E, QL, YL
-	VADDPS          YL, QL, QL
-	VPERMILPS       $0xB1, QL, YL
-	VADDPS          YL, QL, QL
-	VEXTRACTF32X4   $2, QL, X2
-	VSUBSS          X2, X0, X0
-	VSHUFF64X2      $0xB1, QU, QU, YL
-	VADDPS          YL, QU, QU
-	VPERMILPS       $0x4E, QU, YL
-	VADDPS          YL, QU, QU
-	VPERMILPS       $0xB1, QU, YL
-	VADDPS          YL, QU, QU
-	VEXTRACTF32X4   $2, QU, X2
-	VSUBSS          X2, X1, X1
-	VMOVSS          X0, (DST)
-	VMOVSS          X1, 4(DST)
-	ADDQ            $8, DST
-	MOVQ            W1, WP
-	DECQ            ROWS
-	JNZ             matVec2Q4KAVX512_pair
-
-matVec2Q4KAVX512_ret:
-	VZEROUPPER
-	RET
-
-#undef QL
-#undef QU
-#undef YL
-#undef YU
-#undef AL
-#undef SCB
-#undef M
-#undef BS
-#undef AU
-#undef DM
-#undef DD
-#undef ACC
-#undef ACCM
-#undef NIB
-#undef MINC
-#undef DDI
-#undef DMI
-
-// ------------------------------------------------------------------ MatVec2Q4KAVX512VNNI
-
-#define QL    Z0  // sub-block 2c of both rows, then products
-#define QU    Z1  // sub-block 2c+1 of both rows, then products
-#define YL    Z2  // activations of sub-block 2c, then scale words
-#define YU    Z3  // activations of sub-block 2c+1, then scale words
-#define AL    Z4  // int32 sums A of the even sub-blocks
-#define SCB   Z5  // scale bytes (row r in 128-bit lanes 0..1, row r+1 in 2..3)
-#define M     Z7  // [M(row r) | M(row r+1)]
-#define BS    Z8  // bsums
-#define AU    Z9  // int32 sums A of the odd sub-blocks
-#define DM    Z10 // [d, dmin, d', dmin'] then [dm x8 | dm' x8]
-#define DD    Z11 // [dd x8 | dd' x8]
-#define ACC   Z13 // [acc(r) | acc(r+1)]
-#define ACCM  Z14 // [accm(r) | accm(r+1)]
-#define NIB   Z16 // 0x0F bytes
-#define MINC  Z21 // kqMin2 control
-#define DDI   Z22 // kqDD2 indices
-#define DMI   Z23 // kqDM2 indices
-
-// func MatVec2Q4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
-//
-// dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows; rows is even.
-// Two rows at a time: a register holds one sub-block of both rows (row r in
-// the low half, row r+1 in the high half), so the int32 lanes need no
-// folding and the mins, d and dmin of the two rows are handled together.
-// The frame holds the scale qwords of row r (0..15) and row r+1 (16..31).
-// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
-TEXT ·MatVec2Q4KAVX512VNNI(SB), NOSPLIT, $32-40
-	MOVQ            dst+0(FP), DST
-	MOVQ            w+8(FP), WP
-	MOVQ            x+16(FP), XROW
-	MOVQ            rows+24(FP), ROWS
-	MOVQ            nb+32(FP), NB
-	SHRQ            $1, ROWS
-	JZ              matVec2Q4KAVX512VNNI_ret
-	IMUL3Q          $blockQ4K__size, NB, WSTRIDE
-	VMOVDQU64       kqNib<>(SB), NIB
-	VMOVDQU64       kqMin2<>(SB), MINC
-	VMOVDQU64       kqDD2<>(SB), DDI
-	VMOVDQU64       kqDM2<>(SB), DMI
-	MOVL            $0xAA, AX
-	KMOVW           AX, K2
-	MOVL            $0x50, AX
-	KMOVW           AX, K5
-	MOVL            $0xA0, AX
-	KMOVW           AX, K6
-
-matVec2Q4KAVX512VNNI_pair:
-	VPXORD          ACC, ACC, ACC
-	VPXORD          ACCM, ACCM, ACCM
-	LEAQ            (WP)(WSTRIDE*1), W1
-	MOVQ            XROW, XP
-	MOVQ            NB, N
-	TESTQ           N, N
-	JZ              matVec2Q4KAVX512VNNI_rowend
-
-	PCALIGN         $32
-matVec2Q4KAVX512VNNI_block:
-	// Prefetch the blocks of the next two rows, a row pair ahead.
-	PREFETCHT0      0(W1)(WSTRIDE*1)
-	PREFETCHT0      64(W1)(WSTRIDE*1)
-	PREFETCHT0      128(W1)(WSTRIDE*1)
-	PREFETCHT0      0(W1)(WSTRIDE*2)
-	PREFETCHT0      64(W1)(WSTRIDE*2)
-	PREFETCHT0      128(W1)(WSTRIDE*2)
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	MOVQ            blockQ4K_scales(W1), AX
-	MOVL            blockQ4K_scales+8(W1), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 16(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 24(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), K2, SCB
-	VPBROADCASTQ    16(SP), K5, SCB
-	VPBROADCASTQ    24(SP), K6, SCB
-
-	VBROADCASTI64X4 blockQ8K_bsums(XP), BS
-	VPSHUFB         MINC, SCB, M
-	VPMADDWD        BS, M, M
-
-	// Chunk 0: sub-blocks 0 (QL) and 1 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+0(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+0(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+0(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+32(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+0(SB), SCB, YL
-	VPSHUFB         kqScP<>+64(SB), SCB, YU
-	VPMADDWD        YL, QL, AL
-	VPMADDWD        YU, QU, AU
-
-	// Chunk 1: sub-blocks 2 (QL) and 3 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+32(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+32(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+64(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+96(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+128(SB), SCB, YL
-	VPSHUFB         kqScP<>+192(SB), SCB, YU
-	VPDPWSSD        YL, QL, AL
-	VPDPWSSD        YU, QU, AU
-
-	// Chunk 2: sub-blocks 4 (QL) and 5 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+64(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+64(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+128(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+160(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+256(SB), SCB, YL
-	VPSHUFB         kqScP<>+320(SB), SCB, YU
-	VPDPWSSD        YL, QL, AL
-	VPDPWSSD        YU, QU, AU
-
-	// Chunk 3: sub-blocks 6 (QL) and 7 (QU) of both rows.
-	VBROADCASTI64X4 blockQ4K_qs+96(WP), QL
-	VINSERTI64X4    $1, blockQ4K_qs+96(W1), QL, QL
-	VPSRLW          $4, QL, QU
-	VPANDD          NIB, QL, QL
-	VPANDD          NIB, QU, QU
-	VBROADCASTI64X4 blockQ8K_qs+192(XP), YL
-	VBROADCASTI64X4 blockQ8K_qs+224(XP), YU
-	VPMADDUBSW      YL, QL, QL
-	VPMADDUBSW      YU, QU, QU
-	VPSHUFB         kqScP<>+384(SB), SCB, YL
-	VPSHUFB         kqScP<>+448(SB), SCB, YU
-	VPDPWSSD        YL, QL, AL
-	VPDPWSSD        YU, QU, AU
-
-	// [dd(r) x8 | dd(r+1) x8] and [dm(r) x8 | dm(r+1) x8], then the float
-	// steps of the contract for both rows.
-	VPADDD          AU, AL, AL
-	VCVTDQ2PS       AL, AL
-	VCVTDQ2PS       M, M
-	VMOVD           blockQ4K_d(WP), X10
-	VPINSRD         $1, blockQ4K_d(W1), X10, X10
-	VCVTPH2PS       X10, X10
-	VMULPS.BCST     blockQ8K_d(XP), X10, X10
-	VPERMPS         DM, DDI, DD
-	VPERMPS         DM, DMI, DM
-	VMULPS          DD, AL, AL
-	VMULPS          DM, M, M
-	VADDPS          AL, ACC, ACC
-	VADDPS          M, ACCM, ACCM
-
-	ADDQ            $blockQ4K__size, WP
-	ADDQ            $blockQ4K__size, W1
-	ADDQ            $blockQ8K__size, XP
-	DECQ            N
-	JNZ             matVec2Q4KAVX512VNNI_block
-
-matVec2Q4KAVX512VNNI_rowend:
-	VSHUFF64X2      $0x44, ACCM, ACC, QL
-	VSHUFF64X2      $0xEE, ACCM, ACC, QU
-	VSHUFF64X2      $0xB1, QL, QL, YL
-	VADDPS          YL, QL, QL
-	VPERMILPS       $0x4E, QL, YL
-	VADDPS          YL, QL, QL
-	VPERMILPS       $0xB1, QL, YL
-	VADDPS          YL, QL, QL
-	VEXTRACTF32X4   $2, QL, X2
-	VSUBSS          X2, X0, X0
-	VSHUFF64X2      $0xB1, QU, QU, YL
-	VADDPS          YL, QU, QU
-	VPERMILPS       $0x4E, QU, YL
-	VADDPS          YL, QU, QU
-	VPERMILPS       $0xB1, QU, YL
-	VADDPS          YL, QU, QU
-	VEXTRACTF32X4   $2, QU, X2
-	VSUBSS          X2, X1, X1
-	VMOVSS          X0, (DST)
-	VMOVSS          X1, 4(DST)
-	ADDQ            $8, DST
-	MOVQ            W1, WP
-	DECQ            ROWS
-	JNZ             matVec2Q4KAVX512VNNI_pair
-
-matVec2Q4KAVX512VNNI_ret:
-	VZEROUPPER
-	RET
-
-#undef QL
-#undef QU
-#undef YL
-#undef YU
-#undef AL
-#undef SCB
-#undef M
-#undef BS
-#undef AU
-#undef DM
-#undef DD
-#undef ACC
-#undef ACCM
-#undef NIB
-#undef MINC
-#undef DDI
-#undef DMI
 
 // ------------------------------------------------------------------ MatMul4Q4KAVX2
 
@@ -3312,7 +2838,7 @@ DATA kqMin<>+48(SB)/8, $0x800d800d800c800c
 DATA kqMin<>+56(SB)/8, $0x800f800f800e800e
 GLOBL kqMin<>(SB), RODATA|NOPTR, $64
 
-// kqMin2: m0,m0,m1,m1,...,m7,m7 in both 256-bit halves (MatVec2, MatMul8)
+// kqMin2: m0,m0,m1,m1,...,m7,m7 in both 256-bit halves (MatMul8)
 DATA kqMin2<>+0(SB)/8, $0x8005800580048004
 DATA kqMin2<>+8(SB)/8, $0x8007800780068006
 DATA kqMin2<>+16(SB)/8, $0x800d800d800c800c
@@ -3333,96 +2859,6 @@ DATA kqDDM<>+40(SB)/8, $0x0000000100000001
 DATA kqDDM<>+48(SB)/8, $0x0000000100000001
 DATA kqDDM<>+56(SB)/8, $0x0000000100000001
 GLOBL kqDDM<>(SB), RODATA|NOPTR, $64
-
-// kqScP: VPSHUFB controls of MatVec2, 64 bytes per sub-block j: sc(j) in every
-// word (of the row whose scale bytes the 128-bit lane holds)
-DATA kqScP<>+0(SB)/8, $0x8000800080008000
-DATA kqScP<>+8(SB)/8, $0x8000800080008000
-DATA kqScP<>+16(SB)/8, $0x8000800080008000
-DATA kqScP<>+24(SB)/8, $0x8000800080008000
-DATA kqScP<>+32(SB)/8, $0x8000800080008000
-DATA kqScP<>+40(SB)/8, $0x8000800080008000
-DATA kqScP<>+48(SB)/8, $0x8000800080008000
-DATA kqScP<>+56(SB)/8, $0x8000800080008000
-DATA kqScP<>+64(SB)/8, $0x8001800180018001
-DATA kqScP<>+72(SB)/8, $0x8001800180018001
-DATA kqScP<>+80(SB)/8, $0x8001800180018001
-DATA kqScP<>+88(SB)/8, $0x8001800180018001
-DATA kqScP<>+96(SB)/8, $0x8001800180018001
-DATA kqScP<>+104(SB)/8, $0x8001800180018001
-DATA kqScP<>+112(SB)/8, $0x8001800180018001
-DATA kqScP<>+120(SB)/8, $0x8001800180018001
-DATA kqScP<>+128(SB)/8, $0x8002800280028002
-DATA kqScP<>+136(SB)/8, $0x8002800280028002
-DATA kqScP<>+144(SB)/8, $0x8002800280028002
-DATA kqScP<>+152(SB)/8, $0x8002800280028002
-DATA kqScP<>+160(SB)/8, $0x8002800280028002
-DATA kqScP<>+168(SB)/8, $0x8002800280028002
-DATA kqScP<>+176(SB)/8, $0x8002800280028002
-DATA kqScP<>+184(SB)/8, $0x8002800280028002
-DATA kqScP<>+192(SB)/8, $0x8003800380038003
-DATA kqScP<>+200(SB)/8, $0x8003800380038003
-DATA kqScP<>+208(SB)/8, $0x8003800380038003
-DATA kqScP<>+216(SB)/8, $0x8003800380038003
-DATA kqScP<>+224(SB)/8, $0x8003800380038003
-DATA kqScP<>+232(SB)/8, $0x8003800380038003
-DATA kqScP<>+240(SB)/8, $0x8003800380038003
-DATA kqScP<>+248(SB)/8, $0x8003800380038003
-DATA kqScP<>+256(SB)/8, $0x8008800880088008
-DATA kqScP<>+264(SB)/8, $0x8008800880088008
-DATA kqScP<>+272(SB)/8, $0x8008800880088008
-DATA kqScP<>+280(SB)/8, $0x8008800880088008
-DATA kqScP<>+288(SB)/8, $0x8008800880088008
-DATA kqScP<>+296(SB)/8, $0x8008800880088008
-DATA kqScP<>+304(SB)/8, $0x8008800880088008
-DATA kqScP<>+312(SB)/8, $0x8008800880088008
-DATA kqScP<>+320(SB)/8, $0x8009800980098009
-DATA kqScP<>+328(SB)/8, $0x8009800980098009
-DATA kqScP<>+336(SB)/8, $0x8009800980098009
-DATA kqScP<>+344(SB)/8, $0x8009800980098009
-DATA kqScP<>+352(SB)/8, $0x8009800980098009
-DATA kqScP<>+360(SB)/8, $0x8009800980098009
-DATA kqScP<>+368(SB)/8, $0x8009800980098009
-DATA kqScP<>+376(SB)/8, $0x8009800980098009
-DATA kqScP<>+384(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+392(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+400(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+408(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+416(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+424(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+432(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+440(SB)/8, $0x800a800a800a800a
-DATA kqScP<>+448(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+456(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+464(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+472(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+480(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+488(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+496(SB)/8, $0x800b800b800b800b
-DATA kqScP<>+504(SB)/8, $0x800b800b800b800b
-GLOBL kqScP<>(SB), RODATA|NOPTR, $512
-
-// kqDD2: VPERMPS indices of MatVec2: [d, dmin, d', dmin'] to [d x8 | d' x8]
-DATA kqDD2<>+0(SB)/8, $0x0000000000000000
-DATA kqDD2<>+8(SB)/8, $0x0000000000000000
-DATA kqDD2<>+16(SB)/8, $0x0000000000000000
-DATA kqDD2<>+24(SB)/8, $0x0000000000000000
-DATA kqDD2<>+32(SB)/8, $0x0000000200000002
-DATA kqDD2<>+40(SB)/8, $0x0000000200000002
-DATA kqDD2<>+48(SB)/8, $0x0000000200000002
-DATA kqDD2<>+56(SB)/8, $0x0000000200000002
-GLOBL kqDD2<>(SB), RODATA|NOPTR, $64
-
-// kqDM2: VPERMPS indices of MatVec2: [d, dmin, d', dmin'] to [dmin x8 | dmin' x8]
-DATA kqDM2<>+0(SB)/8, $0x0000000100000001
-DATA kqDM2<>+8(SB)/8, $0x0000000100000001
-DATA kqDM2<>+16(SB)/8, $0x0000000100000001
-DATA kqDM2<>+24(SB)/8, $0x0000000100000001
-DATA kqDM2<>+32(SB)/8, $0x0000000300000003
-DATA kqDM2<>+40(SB)/8, $0x0000000300000003
-DATA kqDM2<>+48(SB)/8, $0x0000000300000003
-DATA kqDM2<>+56(SB)/8, $0x0000000300000003
-GLOBL kqDM2<>(SB), RODATA|NOPTR, $64
 
 // kqScD: VPSHUFB control (256 bits) of MatMul8: dword j = sc(j) in both words
 DATA kqScD<>+0(SB)/8, $0x8001800180008000

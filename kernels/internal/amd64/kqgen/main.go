@@ -3,9 +3,9 @@
 // after changing this file; `make gencheck` (part of `make asmcheck` and so
 // of CI) fails when the committed .s files differ from its output.
 //
-// Each kernel shape — the matrix-vector kernel (MatVec), its two-row form
-// (MatVec2), the one-row × four-column tile (MatMul4) and the one-row ×
-// eight-column tile over column pairs (MatMul8) — is one Go function below,
+// Each kernel shape — the matrix-vector kernel (MatVec), the one-row ×
+// four-column tile (MatMul4) and the one-row × eight-column tile over
+// column pairs (MatMul8) — is one Go function below,
 // written once. What differs between the routines it writes is a
 // parameter:
 //
@@ -13,7 +13,7 @@
 //     fifth* steps) to Q4_K's nibbles;
 //   - the vector width (isa.zmm): the ymm routines handle one 32-value
 //     sub-block per register, the zmm ones a 64-value chunk (two sub-blocks)
-//     or one sub-block of two rows or columns;
+//     or one sub-block of two columns;
 //   - the multiply-accumulate (isa.vnni, mac): VPMADDWD + VPADDD, or one
 //     VPDPWSSD (AVX-512 VNNI on zmm, the AVX-VNNI VEX form on ymm through
 //     VPDPWSSD_Y of vex_amd64.h, with the instruction as its comment).
@@ -241,10 +241,10 @@ func (g *gen) file() {
 	g.blank()
 	g.p("//go:build !purego")
 	g.blank()
-	g.p(`// %s · Q8_K kernels: matrix-vector (MatVec%s*, also used for a single dot,
-// and MatVec2%s* two rows at a time) and matrix-matrix tiles of one weight
-// row by four activation columns (MatMul4%s*) or by eight columns packed in
-// pairs (MatMul8%s*, Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+	g.p(`// %s · Q8_K kernels: matrix-vector (MatVec%s*, also used for a single dot)
+// and matrix-matrix tiles of one weight row by four activation columns
+// (MatMul4%s*) or by eight columns packed in pairs (MatMul8%s*, Q8KPair),
+// for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
 //
 // Every routine mirrors %s in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -257,7 +257,7 @@ func (g *gen) file() {
 // integer sums are associated differently (exact, so the bits are the same).
 //
 // Layout of one super-block (go_asm.h offsets): %s_d, _dmin (fp16),
-// _scales (12 bytes, 6-bit scales and mins, see kqScales),`, t.name, t.name, t.name, t.name, t.name, t.twin, t.block)
+// _scales (12 bytes, 6-bit scales and mins, see below),`, t.name, t.name, t.name, t.name, t.twin, t.block)
 	if t.q5 {
 		g.p(`// _qh (32 bytes: bit j of byte l is the fifth bit of value 32j+l),`)
 	}
@@ -270,11 +270,11 @@ func (g *gen) file() {
 // a 64-value chunk c per register (the 32 quant bytes broadcast to both
 // halves: low nibbles, sub-block 2c, in the low half; high nibbles, 2c+1,
 // in the high half) and add the two halves in int32 before converting; the
-// MatVec2 and MatMul8 hold one sub-block of two rows or two columns.
+// MatMul8 hold one sub-block of two columns.
 //
 // Scales: the 12 scale bytes unpack (scalar code) into two qwords
 // lo = sc0..sc3 m0..m3 and hi = sc4..sc7 m4..m7 in the frame at 0(SP) and
-// 8(SP) (MatVec2: row r+1 at 16(SP), 24(SP)), placed side by side in every
+// 8(SP), placed side by side in every
 // 128-bit lane of a register (sc(j) at byte j<4 ? j : j+4, m(j) at
 // j<4 ? j+4 : j+8); VPSHUFB with the kqSc*/kqMin* controls widens them to
 // int16 words.
@@ -288,13 +288,11 @@ func (g *gen) file() {
 #define WP      SI  // current weight block
 #define XROW    DX  // first activation block of the row (column 0)
 #define XP      BX  // current activation block (column 0)
-#define ROWS    R8  // rows (MatVec2: row pairs) left
+#define ROWS    R8  // rows left
 #define NB      R9  // blocks per row
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
-#define W1      R12 // MatVec2: current weight block of row r+1
-#define WSTRIDE R13 // MatVec2: bytes per weight row
 // AX, R10, R11: scratch (the scale unpack).
 
 // Activation addresses of columns (MatMul8: column pairs) 1..3.
@@ -304,9 +302,6 @@ func (g *gen) file() {
 `)
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
 		g.matVec(v)
-	}
-	for _, v := range []isa{avx512, avx512vnni} {
-		g.matVec2(v)
 	}
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
 		g.matMul4(v)
@@ -412,12 +407,21 @@ func (g *gen) nibblesZ(addr, q string) {
 	g.i("VPANDD", "NIB, "+q+", "+q)
 }
 
-// fifthZ adds 16 to the bytes of q whose fifth bit is set: the bytes of qh
-// (in the layout of q) tested against the bit masks at table+off.
-// Needs H10 = 0x10 bytes; clobbers K4.
-func (g *gen) fifthZ(table string, off int, qh, q string) {
-	g.i("VPTESTMB", fmt.Sprintf("%s<>+%d(SB), %s, K4", table, off, qh))
-	g.i("VPADDB", "H10, "+q+", K4, "+q)
+// fifthZ sets bit 4 of each byte of q (a nibble) to bit 4-s of the same
+// byte of qh: qh shifted by s bits (left for s > 0; a word shift by less
+// than 5 keeps each byte's bit 4 within that byte) into t, then
+// q |= t & h10 in one VPTERNLOGD (h10 = 0x10 bytes, a register or memory).
+// Plain ALU work: no mask register on the way.
+func (g *gen) fifthZ(s int, qh, t, h10, q string) {
+	switch {
+	case s > 0:
+		g.i("VPSLLW", fmt.Sprintf("$%d, %s, %s", s, qh, t))
+	case s < 0:
+		g.i("VPSRLW", fmt.Sprintf("$%d, %s, %s", -s, qh, t))
+	default:
+		t = qh
+	}
+	g.ic("VPTERNLOGD", fmt.Sprintf("$0xF8, %s, %s, %s", h10, t, q), "q |= t & 0x10")
 }
 
 // fifthY ORs bit 2c+h of each qh byte into bit 4 of q (ymm, sub-block
@@ -525,7 +529,10 @@ func (g *gen) matVec(v isa) {
 	if v.zmm {
 		g.sbytesZ("SCB", "SW")
 		if t.q5 {
+			g.c("QH = [qh | qh >> 1]: bit 2c of the low half and bit 2c+1 of the high")
+			g.c("half of chunk c at the same place.")
 			g.i("VBROADCASTI64X4", g.field("qh")+"(WP), QH")
+			g.i("VPSRLW", "$1, QH, K1, QH")
 		}
 		g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.")
 		g.i("VBROADCASTI64X4", "blockQ8K_bsums(XP), BS")
@@ -547,7 +554,7 @@ func (g *gen) matVec(v isa) {
 			q := fmt.Sprintf("Q%d", c)
 			g.nibblesZ(fmt.Sprintf("%s+%d(WP)", g.field("qs"), 32*c), q)
 			if t.q5 {
-				g.fifthZ("kqHb", 64*c, "QH", q)
+				g.fifthZ(4-2*c, "QH", "T", "H10", q)
 			}
 			g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), %s, %s", 64*c, q, q))
 			g.i("VPSHUFB", fmt.Sprintf("CTL%d, SCB, SW", c))
@@ -620,139 +627,6 @@ func (g *gen) finishZ(i, w, t, ddm, acc string) {
 func (g *gen) kmask(k, imm, op string) {
 	g.i("MOVL", imm+", AX")
 	g.i(op, "AX, "+k)
-}
-
-// ------------------------------------------------------------------ MatVec2
-
-func (g *gen) matVec2(v isa) {
-	t := g.t
-	name := "MatVec2" + t.name + v.name
-	g.p("// ------------------------------------------------------------------ %s", name)
-	g.blank()
-	rs := []reg{
-		{"QL", "Z0", "sub-block 2c of both rows, then products"},
-		{"QU", "Z1", "sub-block 2c+1 of both rows, then products"},
-		{"YL", "Z2", "activations of sub-block 2c, then scale words"},
-		{"YU", "Z3", "activations of sub-block 2c+1, then scale words"},
-		{"AL", "Z4", "int32 sums A of the even sub-blocks"},
-		{"SCB", "Z5", "scale bytes (row r in 128-bit lanes 0..1, row r+1 in 2..3)"},
-		{"M", "Z7", "[M(row r) | M(row r+1)]"},
-		{"BS", "Z8", "bsums"},
-		{"AU", "Z9", "int32 sums A of the odd sub-blocks"},
-		{"DM", "Z10", "[d, dmin, d', dmin'] then [dm x8 | dm' x8]"},
-		{"DD", "Z11", "[dd x8 | dd' x8]"},
-		{"ACC", "Z13", "[acc(r) | acc(r+1)]"},
-		{"ACCM", "Z14", "[accm(r) | accm(r+1)]"},
-		{"NIB", "Z16", "0x0F bytes"},
-		{"MINC", "Z21", "kqMin2 control"},
-		{"DDI", "Z22", "kqDD2 indices"},
-		{"DMI", "Z23", "kqDM2 indices"},
-	}
-	if t.q5 {
-		rs = append(rs, reg{"QH", "Z12", "[qh(r) | qh(r+1)]"}, reg{"H10", "Z20", "0x10 bytes"})
-	}
-	g.named(rs...)
-	g.text(name, "$32-40", sigVec, fmt.Sprintf(`dst[r] = %s(w[r·nb:(r+1)·nb], x[:nb]) for r < rows; rows is even.
-Two rows at a time: a register holds one sub-block of both rows (row r in
-the low half, row r+1 in the high half), so the int32 lanes need no
-folding and the mins, d and dmin of the two rows are handled together.
-The frame holds the scale qwords of row r (0..15) and row r+1 (16..31).`, t.twin), v)
-	g.args(false, "x")
-	g.i("SHRQ", "$1, ROWS")
-	g.i("JZ", g.l("ret"))
-	g.i("IMUL3Q", g.size()+", NB, WSTRIDE")
-	g.i("VMOVDQU64", "kqNib<>(SB), NIB")
-	g.i("VMOVDQU64", "kqMin2<>(SB), MINC")
-	g.i("VMOVDQU64", "kqDD2<>(SB), DDI")
-	g.i("VMOVDQU64", "kqDM2<>(SB), DMI")
-	if t.q5 {
-		g.i("VMOVDQU64", "kq10<>(SB), H10")
-	}
-	g.kmask("K2", "$0xAA", "KMOVW")
-	g.kmask("K5", "$0x50", "KMOVW")
-	g.kmask("K6", "$0xA0", "KMOVW")
-	g.blank()
-	g.label("pair")
-	g.i("VPXORD", "ACC, ACC, ACC")
-	g.i("VPXORD", "ACCM, ACCM, ACCM")
-	g.i("LEAQ", "(WP)(WSTRIDE*1), W1")
-	g.rowStart()
-	g.c("Prefetch the blocks of the next two rows, a row pair ahead.")
-	for _, s := range []int{1, 2} {
-		for _, off := range []int{0, 64, 128} {
-			g.i("PREFETCHT0", fmt.Sprintf("%d(W1)(WSTRIDE*%d)", off, s))
-		}
-	}
-	g.scales("WP", "0(SP)", "8(SP)")
-	g.scales("W1", "16(SP)", "24(SP)")
-	g.i("VPBROADCASTQ", "0(SP), SCB")
-	g.i("VPBROADCASTQ", "8(SP), K2, SCB")
-	g.i("VPBROADCASTQ", "16(SP), K5, SCB")
-	g.i("VPBROADCASTQ", "24(SP), K6, SCB")
-	if t.q5 {
-		g.i("VBROADCASTI64X4", g.field("qh")+"(WP), QH")
-		g.i("VINSERTI64X4", "$1, "+g.field("qh")+"(W1), QH, QH")
-	}
-	g.blank()
-	g.i("VBROADCASTI64X4", "blockQ8K_bsums(XP), BS")
-	g.i("VPSHUFB", "MINC, SCB, M")
-	g.i("VPMADDWD", "BS, M, M")
-	for c := 0; c < 4; c++ {
-		g.blank()
-		g.c("Chunk %d: sub-blocks %d (QL) and %d (QU) of both rows.", c, 2*c, 2*c+1)
-		g.i("VBROADCASTI64X4", fmt.Sprintf("%s+%d(WP), QL", g.field("qs"), 32*c))
-		g.i("VINSERTI64X4", fmt.Sprintf("$1, %s+%d(W1), QL, QL", g.field("qs"), 32*c))
-		g.i("VPSRLW", "$4, QL, QU")
-		g.i("VPANDD", "NIB, QL, QL")
-		g.i("VPANDD", "NIB, QU, QU")
-		if t.q5 {
-			g.fifthZ("kqHb8", 64*(2*c), "QH", "QL")
-			g.fifthZ("kqHb8", 64*(2*c+1), "QH", "QU")
-		}
-		g.i("VBROADCASTI64X4", fmt.Sprintf("blockQ8K_qs+%d(XP), YL", 64*c))
-		g.i("VBROADCASTI64X4", fmt.Sprintf("blockQ8K_qs+%d(XP), YU", 64*c+32))
-		g.i("VPMADDUBSW", "YL, QL, QL")
-		g.i("VPMADDUBSW", "YU, QU, QU")
-		g.i("VPSHUFB", fmt.Sprintf("kqScP<>+%d(SB), SCB, YL", 128*c))
-		g.i("VPSHUFB", fmt.Sprintf("kqScP<>+%d(SB), SCB, YU", 128*c+64))
-		g.mac(v, c == 0, "YL", "QL", "AL")
-		g.mac(v, c == 0, "YU", "QU", "AU")
-	}
-	g.blank()
-	g.c("[dd(r) x8 | dd(r+1) x8] and [dm(r) x8 | dm(r+1) x8], then the float")
-	g.c("steps of the contract for both rows.")
-	g.i("VPADDD", "AU, AL, AL")
-	g.i("VCVTDQ2PS", "AL, AL")
-	g.i("VCVTDQ2PS", "M, M")
-	g.i("VMOVD", g.field("d")+"(WP), "+g.x("DM"))
-	g.i("VPINSRD", "$1, "+g.field("d")+"(W1), "+g.x("DM")+", "+g.x("DM"))
-	g.i("VCVTPH2PS", g.x("DM")+", "+g.x("DM"))
-	g.i("VMULPS.BCST", "blockQ8K_d(XP), "+g.x("DM")+", "+g.x("DM"))
-	g.i("VPERMPS", "DM, DDI, DD")
-	g.i("VPERMPS", "DM, DMI, DM")
-	g.i("VMULPS", "DD, AL, AL")
-	g.i("VMULPS", "DM, M, M")
-	g.i("VADDPS", "AL, ACC, ACC")
-	g.i("VADDPS", "M, ACCM, ACCM")
-	g.blank()
-	g.i("ADDQ", g.size()+", WP")
-	g.i("ADDQ", g.size()+", W1")
-	g.i("ADDQ", "$blockQ8K__size, XP")
-	g.i("DECQ", "N")
-	g.i("JNZ", g.l("block"))
-	g.blank()
-	g.label("rowend")
-	g.i("VSHUFF64X2", "$0x44, ACCM, ACC, QL")
-	g.i("VSHUFF64X2", "$0xEE, ACCM, ACC, QU")
-	g.hsumZ("QL", "YL")
-	g.hsumZ("QU", "YL")
-	g.i("VMOVSS", g.x("QL")+", (DST)")
-	g.i("VMOVSS", g.x("QU")+", 4(DST)")
-	g.i("ADDQ", "$8, DST")
-	g.i("MOVQ", "W1, WP")
-	g.i("DECQ", "ROWS")
-	g.i("JNZ", g.l("pair"))
-	g.end()
 }
 
 // xcol is the address of activation column (MatMul8: pair) k at off.
@@ -850,13 +724,15 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 	if v.zmm {
 		g.sbytesZ("SCB", "A3")
 		if t.q5 {
+			g.c("A3 = [qh | qh >> 1] (see MatVec).")
 			g.i("VBROADCASTI64X4", g.field("qh")+"(WP), A3")
+			g.i("VPSRLW", "$1, A3, K1, A3")
 		}
 		for c := 0; c < 4; c++ {
 			q := fmt.Sprintf("Q%d", c)
 			g.nibblesZ(fmt.Sprintf("%s+%d(WP)", g.field("qs"), 32*c), q)
 			if t.q5 {
-				g.fifthZ("kqHb", 64*c, "A3", q)
+				g.fifthZ(4-2*c, "A3", "P0", "H10", q)
 			}
 		}
 		for c := 0; c < 4; c++ {
@@ -1036,10 +912,9 @@ sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
 		g.i("VPANDD", fmt.Sprintf("NIB, T, Q%d", 2*c+1))
 	}
 	if t.q5 {
-		g.c("Fifth bits: bit j of qh[l] adds 16 to value l of sub-block j.")
+		g.c("Fifth bits: bit j of qh[l] is bit 4 of value l of sub-block j.")
 		for j := 0; j < 8; j++ {
-			g.i("VPTESTMB", fmt.Sprintf("kqHb8<>+%d(SB), ONE, K4", 64*j))
-			g.i("VPADDB", fmt.Sprintf("kq10<>(SB), Q%d, K4, Q%d", j, j))
+			g.fifthZ(4-j, "ONE", "T", "kq10<>(SB)", fmt.Sprintf("Q%d", j))
 		}
 	}
 	g.blank()
@@ -1147,10 +1022,9 @@ func (g *gen) tables() {
 	g.table("kqNib", "0x0F in every byte (nibble mask; its first 8 bytes are the GPR mask of the scale unpack)", fill(64, 0x0f))
 	g.table("kqM3F", "GPR mask of the scale unpack", fill(8, 0x3f))
 	g.table("kqM30", "GPR mask of the scale unpack", fill(8, 0x30))
-	var scW, scP, scD []byte
+	var scW, scD []byte
 	for j := 0; j < 8; j++ {
 		scW = append(scW, words(32, scw(j))...)
-		scP = append(scP, words(64, scw(j))...)
 	}
 	for j := 0; j < 8; j++ {
 		scD = append(scD, words(4, scw(j), scw(j))...)
@@ -1161,21 +1035,11 @@ func (g *gen) tables() {
 		mins = append(mins, words(4, minw(j), minw(j))...)
 	}
 	g.table("kqMin", "VPSHUFB control for the mins: zero words in the low 256 bits, then\n// m0,m0,m1,m1,...,m7,m7 (the ymm routines use kqMin<>+32)", append(fill(32, 0x80), mins...))
-	g.table("kqMin2", "m0,m0,m1,m1,...,m7,m7 in both 256-bit halves (MatVec2, MatMul8)", append(append([]byte{}, mins...), mins...))
+	g.table("kqMin2", "m0,m0,m1,m1,...,m7,m7 in both 256-bit halves (MatMul8)", append(append([]byte{}, mins...), mins...))
 	g.table("kqDDM", "VPERMPS indices: lane 0 (d) to lanes 0..7, lane 1 (dmin) to lanes 8..15", dwords(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1))
-	g.table("kqScP", "VPSHUFB controls of MatVec2, 64 bytes per sub-block j: sc(j) in every\n// word (of the row whose scale bytes the 128-bit lane holds)", scP)
-	g.table("kqDD2", "VPERMPS indices of MatVec2: [d, dmin, d', dmin'] to [d x8 | d' x8]", dwords(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2))
-	g.table("kqDM2", "VPERMPS indices of MatVec2: [d, dmin, d', dmin'] to [dmin x8 | dmin' x8]", dwords(1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3))
 	g.table("kqScD", "VPSHUFB control (256 bits) of MatMul8: dword j = sc(j) in both words", scD)
 	if !g.t.q5 {
 		return
 	}
-	var hb, hb8 []byte
-	for j := 0; j < 8; j++ {
-		hb = append(hb, fill(32, 1<<j)...)
-		hb8 = append(hb8, fill(64, 1<<j)...)
-	}
 	g.table("kq10", "0x10 in every byte (the fifth bit of a quant)", fill(64, 0x10))
-	g.table("kqHb", "fifth-bit masks, 32 bytes per sub-block j: bit j in every byte (the\n// zmm routines read chunk c's two sub-blocks at +64c)", hb)
-	g.table("kqHb8", "fifth-bit masks of MatVec2 and MatMul8, 64 bytes per sub-block j: bit j\n// in every byte", hb8)
 }
