@@ -76,7 +76,6 @@
 #define NIB   Y15 // 0x0F bytes
 #define QH    Y6  // qh
 #define T     Y7  // scratch
-#define H10   Y8  // 0x10 bytes
 
 // func MatVecQ5KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -92,7 +91,6 @@ TEXT ·MatVecQ5KAVX2(SB), NOSPLIT, $16-40
 	JZ              matVecQ5KAVX2_ret
 	VMOVDQU         kqNib<>(SB), NIB
 	VPBROADCASTD    kqDDM<>+32(SB), ONE
-	VMOVDQU         kq10<>(SB), H10
 
 matVecQ5KAVX2_row:
 	VXORPS          ACC, ACC, ACC
@@ -135,10 +133,10 @@ matVecQ5KAVX2_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSLLW          $4, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSLLW          $3, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+0(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+32(XP), QU, QU
@@ -154,10 +152,10 @@ matVecQ5KAVX2_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSLLW          $2, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSLLW          $1, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+64(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+96(XP), QU, QU
@@ -173,10 +171,10 @@ matVecQ5KAVX2_block:
 	VPSRLW          $4, QL, QU
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
-	VPAND           H10, QH, T
+	VPAND           kq10<>(SB), QH, T
 	VPOR            T, QL, QL
 	VPSRLW          $1, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+128(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+160(XP), QU, QU
@@ -193,10 +191,10 @@ matVecQ5KAVX2_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSRLW          $2, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSRLW          $3, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+192(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+224(XP), QU, QU
@@ -263,7 +261,6 @@ matVecQ5KAVX2_ret:
 #undef NIB
 #undef QH
 #undef T
-#undef H10
 
 // ------------------------------------------------------------------ MatVecQ5KAVXVNNI
 
@@ -282,7 +279,7 @@ matVecQ5KAVX2_ret:
 #define NIB   Y15 // 0x0F bytes
 #define QH    Y6  // qh
 #define T     Y7  // scratch
-#define H10   Y8  // 0x10 bytes
+#define A2    Y8  // int32 sums A of the odd sub-blocks
 
 // func MatVecQ5KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -298,7 +295,6 @@ TEXT ·MatVecQ5KAVXVNNI(SB), NOSPLIT, $16-40
 	JZ              matVecQ5KAVXVNNI_ret
 	VMOVDQU         kqNib<>(SB), NIB
 	VPBROADCASTD    kqDDM<>+32(SB), ONE
-	VMOVDQU         kq10<>(SB), H10
 
 matVecQ5KAVXVNNI_row:
 	VXORPS          ACC, ACC, ACC
@@ -341,17 +337,17 @@ matVecQ5KAVXVNNI_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSLLW          $4, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSLLW          $3, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+0(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+32(XP), QU, QU
 	VPSHUFB         kqScW<>+0(SB), SCB, SWL
 	VPSHUFB         kqScW<>+32(SB), SCB, SWU
 	VPMADDWD        SWL, QL, A
-	VPDPWSSD_Y(3, 1, 12) // {vex} vpdpwssd ymm12, ymm1, ymm3
+	VPMADDWD        SWU, QU, A2
 
 	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
 	VMOVDQU         blockQ5K_qs+32(WP), QL
@@ -359,34 +355,34 @@ matVecQ5KAVXVNNI_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSLLW          $2, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSLLW          $1, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+64(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+96(XP), QU, QU
 	VPSHUFB         kqScW<>+64(SB), SCB, SWL
 	VPSHUFB         kqScW<>+96(SB), SCB, SWU
 	VPDPWSSD_Y(2, 0, 12) // {vex} vpdpwssd ymm12, ymm0, ymm2
-	VPDPWSSD_Y(3, 1, 12) // {vex} vpdpwssd ymm12, ymm1, ymm3
+	VPDPWSSD_Y(3, 1, 8) // {vex} vpdpwssd ymm8, ymm1, ymm3
 
 	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
 	VMOVDQU         blockQ5K_qs+64(WP), QL
 	VPSRLW          $4, QL, QU
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
-	VPAND           H10, QH, T
+	VPAND           kq10<>(SB), QH, T
 	VPOR            T, QL, QL
 	VPSRLW          $1, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+128(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+160(XP), QU, QU
 	VPSHUFB         kqScW<>+128(SB), SCB, SWL
 	VPSHUFB         kqScW<>+160(SB), SCB, SWU
 	VPDPWSSD_Y(2, 0, 12) // {vex} vpdpwssd ymm12, ymm0, ymm2
-	VPDPWSSD_Y(3, 1, 12) // {vex} vpdpwssd ymm12, ymm1, ymm3
+	VPDPWSSD_Y(3, 1, 8) // {vex} vpdpwssd ymm8, ymm1, ymm3
 
 	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
 	VMOVDQU         blockQ5K_qs+96(WP), QL
@@ -394,17 +390,18 @@ matVecQ5KAVXVNNI_block:
 	VPAND           NIB, QL, QL
 	VPAND           NIB, QU, QU
 	VPSRLW          $2, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QL, QL
 	VPSRLW          $3, QH, T
-	VPAND           H10, T, T
+	VPAND           kq10<>(SB), T, T
 	VPOR            T, QU, QU
 	VPMADDUBSW      blockQ8K_qs+192(XP), QL, QL
 	VPMADDUBSW      blockQ8K_qs+224(XP), QU, QU
 	VPSHUFB         kqScW<>+192(SB), SCB, SWL
 	VPSHUFB         kqScW<>+224(SB), SCB, SWU
 	VPDPWSSD_Y(2, 0, 12) // {vex} vpdpwssd ymm12, ymm0, ymm2
-	VPDPWSSD_Y(3, 1, 12) // {vex} vpdpwssd ymm12, ymm1, ymm3
+	VPDPWSSD_Y(3, 1, 8) // {vex} vpdpwssd ymm8, ymm1, ymm3
+	VPADDD          A2, A, A
 
 	VCVTDQ2PS       A, A
 	VCVTDQ2PS       M, M
@@ -462,7 +459,7 @@ matVecQ5KAVXVNNI_ret:
 #undef NIB
 #undef QH
 #undef T
-#undef H10
+#undef A2
 
 // ------------------------------------------------------------------ MatVecQ5KAVX512
 
@@ -470,7 +467,8 @@ matVecQ5KAVXVNNI_ret:
 #define Q1    Z1  // 
 #define Q2    Z2  // 
 #define Q3    Z3  // 
-#define A     Z4  // int32 sums A (16 lanes; the halves are added at the end)
+#define A     Z4  // int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)
+#define A2    Z13 // int32 sums A of chunks 1, 3
 #define SCB   Z5  // scale bytes
 #define SW    Z6  // scale words of a chunk
 #define AM    Z7  // [M] then [A | M]
@@ -571,8 +569,7 @@ matVecQ5KAVX512_block:
 	VPTERNLOGD      $0xF8, H10, T, Q1              // q |= t & 0x10
 	VPMADDUBSW      blockQ8K_qs+64(XP), Q1, Q1
 	VPSHUFB         CTL1, SCB, SW
-	VPMADDWD        SW, Q1, Q1
-	VPADDD          Q1, A, A
+	VPMADDWD        SW, Q1, A2
 
 	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
 	VBROADCASTI64X4 blockQ5K_qs+64(WP), Q2
@@ -593,7 +590,8 @@ matVecQ5KAVX512_block:
 	VPMADDUBSW      blockQ8K_qs+192(XP), Q3, Q3
 	VPSHUFB         CTL3, SCB, SW
 	VPMADDWD        SW, Q3, Q3
-	VPADDD          Q3, A, A
+	VPADDD          Q3, A2, A2
+	VPADDD          A2, A, A
 
 	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
 	// junk lanes could be subnormal and cost a microcode assist.
@@ -635,6 +633,7 @@ matVecQ5KAVX512_ret:
 #undef Q2
 #undef Q3
 #undef A
+#undef A2
 #undef SCB
 #undef SW
 #undef AM
@@ -658,7 +657,8 @@ matVecQ5KAVX512_ret:
 #define Q1    Z1  // 
 #define Q2    Z2  // 
 #define Q3    Z3  // 
-#define A     Z4  // int32 sums A (16 lanes; the halves are added at the end)
+#define A     Z4  // int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)
+#define A2    Z13 // int32 sums A of chunks 1, 3
 #define SCB   Z5  // scale bytes
 #define SW    Z6  // scale words of a chunk
 #define AM    Z7  // [M] then [A | M]
@@ -759,7 +759,7 @@ matVecQ5KAVX512VNNI_block:
 	VPTERNLOGD      $0xF8, H10, T, Q1              // q |= t & 0x10
 	VPMADDUBSW      blockQ8K_qs+64(XP), Q1, Q1
 	VPSHUFB         CTL1, SCB, SW
-	VPDPWSSD        SW, Q1, A
+	VPMADDWD        SW, Q1, A2
 
 	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
 	VBROADCASTI64X4 blockQ5K_qs+64(WP), Q2
@@ -778,7 +778,8 @@ matVecQ5KAVX512VNNI_block:
 	VPTERNLOGD      $0xF8, H10, T, Q3              // q |= t & 0x10
 	VPMADDUBSW      blockQ8K_qs+192(XP), Q3, Q3
 	VPSHUFB         CTL3, SCB, SW
-	VPDPWSSD        SW, Q3, A
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
 
 	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
 	// junk lanes could be subnormal and cost a microcode assist.
@@ -820,6 +821,7 @@ matVecQ5KAVX512VNNI_ret:
 #undef Q2
 #undef Q3
 #undef A
+#undef A2
 #undef SCB
 #undef SW
 #undef AM
@@ -2625,7 +2627,8 @@ matMul8Q5KAVX512_ret:
 // Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
 // + b·Q8KPair__size). One zmm register holds one sub-block of two columns,
 // so the int32 lanes need no folding, and one sub-block has one scale:
-// VPDPWSSD with the scale dword broadcast from the frame ({1to16}).
+// VPDPWSSD with the scale dword broadcast from the frame once per sub-block
+// (a register operand: the {1to16} memory form is slower, once per pair).
 // The frame holds the scale qwords (0..15) and the eight scale dwords
 // sc(j) | sc(j)<<16 (16..47).
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
@@ -2729,62 +2732,69 @@ matMul8Q5KAVX512VNNI_block:
 	VPMADDWD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+0), Q0, P3
 	VPMADDWD        SCB, P3, A3
+	VPBROADCASTD    20(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+64(XP), Q1, P0
-	VPDPWSSD.BCST   20(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+64), Q1, P1
-	VPDPWSSD.BCST   20(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+64), Q1, P2
-	VPDPWSSD.BCST   20(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+64), Q1, P3
-	VPDPWSSD.BCST   20(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    24(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+128(XP), Q2, P0
-	VPDPWSSD.BCST   24(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+128), Q2, P1
-	VPDPWSSD.BCST   24(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+128), Q2, P2
-	VPDPWSSD.BCST   24(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+128), Q2, P3
-	VPDPWSSD.BCST   24(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    28(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+192(XP), Q3, P0
-	VPDPWSSD.BCST   28(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+192), Q3, P1
-	VPDPWSSD.BCST   28(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+192), Q3, P2
-	VPDPWSSD.BCST   28(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+192), Q3, P3
-	VPDPWSSD.BCST   28(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    32(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+256(XP), Q4, P0
-	VPDPWSSD.BCST   32(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+256), Q4, P1
-	VPDPWSSD.BCST   32(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+256), Q4, P2
-	VPDPWSSD.BCST   32(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+256), Q4, P3
-	VPDPWSSD.BCST   32(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    36(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+320(XP), Q5, P0
-	VPDPWSSD.BCST   36(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+320), Q5, P1
-	VPDPWSSD.BCST   36(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+320), Q5, P2
-	VPDPWSSD.BCST   36(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+320), Q5, P3
-	VPDPWSSD.BCST   36(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    40(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+384(XP), Q6, P0
-	VPDPWSSD.BCST   40(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+384), Q6, P1
-	VPDPWSSD.BCST   40(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+384), Q6, P2
-	VPDPWSSD.BCST   40(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+384), Q6, P3
-	VPDPWSSD.BCST   40(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
+	VPBROADCASTD    44(SP), SCB
 	VPMADDUBSW      Q8KPair_Qs+448(XP), Q7, P0
-	VPDPWSSD.BCST   44(SP), P0, A0
+	VPDPWSSD        SCB, P0, A0
 	VPMADDUBSW      XC1(Q8KPair_Qs+448), Q7, P1
-	VPDPWSSD.BCST   44(SP), P1, A1
+	VPDPWSSD        SCB, P1, A1
 	VPMADDUBSW      XC2(Q8KPair_Qs+448), Q7, P2
-	VPDPWSSD.BCST   44(SP), P2, A2
+	VPDPWSSD        SCB, P2, A2
 	VPMADDUBSW      XC3(Q8KPair_Qs+448), Q7, P3
-	VPDPWSSD.BCST   44(SP), P3, A3
+	VPDPWSSD        SCB, P3, A3
 
 	// Pair 0 (columns 0, 1): M, then acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        Q8KPair_BSums(XP), MW, P0

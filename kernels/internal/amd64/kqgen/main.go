@@ -452,7 +452,8 @@ func (g *gen) matVec(v isa) {
 		rs := []reg{
 			{"Q0", "Z0", "chunk 0 quants, then products (Q1..Q3: chunks 1..3)"},
 			{"Q1", "Z1", ""}, {"Q2", "Z2", ""}, {"Q3", "Z3", ""},
-			{"A", "Z4", "int32 sums A (16 lanes; the halves are added at the end)"},
+			{"A", "Z4", "int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)"},
+			{"A2", "Z13", "int32 sums A of chunks 1, 3"},
 			{"SCB", "Z5", "scale bytes"},
 			{"SW", "Z6", "scale words of a chunk"},
 			{"AM", "Z7", "[M] then [A | M]"},
@@ -487,7 +488,10 @@ func (g *gen) matVec(v isa) {
 			{"NIB", "Y15", "0x0F bytes"},
 		}
 		if t.q5 {
-			rs = append(rs, reg{"QH", "Y6", "qh"}, reg{"T", "Y7", "scratch"}, reg{"H10", "Y8", "0x10 bytes"})
+			rs = append(rs, reg{"QH", "Y6", "qh"}, reg{"T", "Y7", "scratch"})
+		}
+		if v.vnni {
+			rs = append(rs, reg{"A2", "Y8", "int32 sums A of the odd sub-blocks"})
 		}
 		g.named(rs...)
 	}
@@ -511,9 +515,6 @@ func (g *gen) matVec(v isa) {
 	} else {
 		g.i("VMOVDQU", "kqNib<>(SB), NIB")
 		g.i("VPBROADCASTD", "kqDDM<>+32(SB), ONE")
-		if t.q5 {
-			g.i("VMOVDQU", "kq10<>(SB), H10")
-		}
 	}
 	g.blank()
 	g.label("row")
@@ -547,6 +548,14 @@ func (g *gen) matVec(v isa) {
 		g.i("VPSHUFB", "kqMin<>+32(SB), SCB, M")
 		g.i("VPMADDWD", "blockQ8K_bsums(XP), M, M")
 	}
+	// Two accumulators where the multiply-accumulate is one VPDPWSSD, so
+	// that its latency chain is half as long (MatVec is also the dot,
+	// whose 16 blocks give out-of-order execution little to overlap); the
+	// ymm VPMADDWD + VPADDD form needs only one (its chain is the add).
+	acc := [2]string{"A", "A2"}
+	if !v.zmm && !v.vnni {
+		acc[1] = "A"
+	}
 	for c := 0; c < 4; c++ {
 		g.blank()
 		g.c("Chunk %d: sub-blocks %d (low nibbles) and %d (high nibbles).", c, 2*c, 2*c+1)
@@ -558,7 +567,7 @@ func (g *gen) matVec(v isa) {
 			}
 			g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), %s, %s", 64*c, q, q))
 			g.i("VPSHUFB", fmt.Sprintf("CTL%d, SCB, SW", c))
-			g.mac(v, c == 0, "SW", q, "A")
+			g.mac(v, c < 2, "SW", q, acc[c%2])
 			continue
 		}
 		g.i("VMOVDQU", fmt.Sprintf("%s+%d(WP), QL", g.field("qs"), 32*c))
@@ -566,15 +575,18 @@ func (g *gen) matVec(v isa) {
 		g.i("VPAND", "NIB, QL, QL")
 		g.i("VPAND", "NIB, QU, QU")
 		if t.q5 {
-			g.fifthY(2*c, "QH", "T", "H10", "QL")
-			g.fifthY(2*c+1, "QH", "T", "H10", "QU")
+			g.fifthY(2*c, "QH", "T", "kq10<>(SB)", "QL")
+			g.fifthY(2*c+1, "QH", "T", "kq10<>(SB)", "QU")
 		}
 		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QL, QL", 64*c))
 		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QU, QU", 64*c+32))
 		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
 		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
 		g.mac(v, c == 0, "SWL", "QL", "A")
-		g.mac(v, false, "SWU", "QU", "A")
+		g.mac(v, c == 0 && v.vnni, "SWU", "QU", acc[1])
+	}
+	if v.vnni || v.zmm {
+		g.i("VPADDD", "A2, A, A")
 	}
 	g.blank()
 	if v.zmm {
@@ -867,7 +879,7 @@ func (g *gen) matMul8(v isa) {
 	g.named(rs...)
 	mac := "VPMADDWD + VPADDD with the scale dword broadcast from the frame."
 	if v.vnni {
-		mac = "VPDPWSSD with the scale dword broadcast from the frame ({1to16})."
+		mac = "VPDPWSSD with the scale dword broadcast from the frame once per sub-block\n(a register operand: the {1to16} memory form is slower, once per pair)."
 	}
 	g.text(name, "$48-48", sigM8, fmt.Sprintf(`dst[c·ldd + r] = %s(w[r·nb:(r+1)·nb], column c) for r < rows and
 c < 8, where xp holds the eight activation columns as four pairs in the
@@ -920,16 +932,10 @@ sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
 	g.blank()
 	g.c("Sub-block by sub-block over the four pairs.")
 	for j := 0; j < 8; j++ {
-		if j == 0 || !v.vnni {
-			g.i("VPBROADCASTD", fmt.Sprintf("%d(SP), SCB", 16+4*j))
-		}
+		g.i("VPBROADCASTD", fmt.Sprintf("%d(SP), SCB", 16+4*j))
 		for p := 0; p < 4; p++ {
 			pp, a := fmt.Sprintf("P%d", p), fmt.Sprintf("A%d", p)
 			g.i("VPMADDUBSW", fmt.Sprintf("%s, Q%d, %s", xcol(p, fmt.Sprintf("Q8KPair_Qs+%d", 64*j)), j, pp))
-			if j > 0 && v.vnni {
-				g.i("VPDPWSSD.BCST", fmt.Sprintf("%d(SP), %s, %s", 16+4*j, pp, a))
-				continue
-			}
 			g.mac(v, j == 0, "SCB", pp, a)
 		}
 	}
