@@ -89,7 +89,7 @@ func register(v Variant) error {
 	}
 	any := false
 	for i := range opNames {
-		if !opField(&v.Ops, i).IsNil() {
+		if opHas(&v.Ops, i) {
 			any = true
 		}
 	}
@@ -98,7 +98,7 @@ func register(v Variant) error {
 	}
 	for op := range v.Yield {
 		i := slices.Index(opNames, op)
-		if i < 0 || opField(&v.Ops, i).IsNil() {
+		if i < 0 || !opHas(&v.Ops, i) {
 			return fmt.Errorf("kernels: Register %q: %w: Yield names %q, not an op it implements", v.Name, ErrBadVariant, op)
 		}
 	}
@@ -129,15 +129,14 @@ func resolve(vs []*Variant, forced string) *snapshot {
 	for i, op := range opNames {
 		var yielded []string // the variants passed over by their Yield
 		for k, v := range order {
-			fv := opField(&v.Ops, i)
-			if fv.IsNil() {
+			if !opHas(&v.Ops, i) {
 				continue
 			}
 			if why, ok := v.Yield[op]; ok && v.Name != forced && hasOpAfter(order[k+1:], i) {
 				yielded = append(yielded, fmt.Sprintf("%s yields it (%s)", v.Name, why))
 				continue
 			}
-			opField(&s.ops, i).Set(fv)
+			opList[i].copy(&s.ops, &v.Ops)
 			s.source[i] = v.Name
 			switch {
 			case forced == "":
@@ -159,7 +158,7 @@ func resolve(vs []*Variant, forced string) *snapshot {
 // hasOpAfter reports whether any of vs implements op i.
 func hasOpAfter(vs []*Variant, i int) bool {
 	for _, v := range vs {
-		if !opField(&v.Ops, i).IsNil() {
+		if opHas(&v.Ops, i) {
 			return true
 		}
 	}
@@ -175,7 +174,7 @@ func withOps(vs []Variant, adders []func(variant string, o *Ops)) []Variant {
 			add(v.Name, &v.Ops)
 		}
 		for i := range opNames {
-			if !opField(&v.Ops, i).IsNil() {
+			if opHas(&v.Ops, i) {
 				out = append(out, v)
 				break
 			}
