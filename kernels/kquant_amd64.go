@@ -35,8 +35,9 @@ func (k kqKernels[W]) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
 	k.matVec(dst, w, x, rows, nb)
 }
 
-// The dots call the matrix-vector kernels directly (not through a func
-// value), so that the one-element result stays on the stack.
+// The dots call the matrix-vector kernels directly, one function each: a
+// call through a func value (a shared helper taking the kernel) would move
+// the one-element result to the heap (TestKQuantDotNoAlloc).
 
 func dotQ4KAVX2(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)

@@ -500,18 +500,7 @@ func (g *gen) matVec(v isa) {
 	g.i("TESTQ", "ROWS, ROWS")
 	g.i("JZ", g.l("ret"))
 	if v.zmm {
-		g.i("VMOVDQU64", "kqNib<>(SB), NIB")
-		for c := 0; c < 4; c++ {
-			g.i("VMOVDQU64", fmt.Sprintf("kqScW<>+%d(SB), CTL%d", 64*c, c))
-		}
-		g.i("VMOVDQU64", "kqMin<>(SB), MINC")
-		g.i("VMOVDQU64", "kqDDM<>(SB), DDMI")
-		if t.q5 {
-			g.i("VMOVDQU64", "kq10<>(SB), H10")
-		}
-		g.kmask("K1", "$0xFFFF0000", "KMOVD")
-		g.kmask("K2", "$0xAA", "KMOVW")
-		g.kmask("K3", "$0xFF", "KMOVW")
+		g.chunkConstants()
 	} else {
 		g.i("VMOVDQU", "kqNib<>(SB), NIB")
 		g.i("VPBROADCASTD", "kqDDM<>+32(SB), ONE")
@@ -636,6 +625,25 @@ func (g *gen) finishZ(i, w, t, ddm, acc string) {
 	g.i("VADDPS", w+", "+acc+", "+acc)
 }
 
+// chunkConstants loads the constants of the zmm routines that hold one
+// 64-value chunk per register (MatVec, MatMul4): NIB, CTL0..3, MINC, DDMI,
+// H10 (Q5_K) and the masks K1 = 0xFFFF0000 (high 16 words), K2 = 0xAA (odd
+// qwords), K3 = 0x00FF (low 8 dwords).
+func (g *gen) chunkConstants() {
+	g.i("VMOVDQU64", "kqNib<>(SB), NIB")
+	for c := 0; c < 4; c++ {
+		g.i("VMOVDQU64", fmt.Sprintf("kqScW<>+%d(SB), CTL%d", 64*c, c))
+	}
+	g.i("VMOVDQU64", "kqMin<>(SB), MINC")
+	g.i("VMOVDQU64", "kqDDM<>(SB), DDMI")
+	if g.t.q5 {
+		g.i("VMOVDQU64", "kq10<>(SB), H10")
+	}
+	g.kmask("K1", "$0xFFFF0000", "KMOVD")
+	g.kmask("K2", "$0xAA", "KMOVW")
+	g.kmask("K3", "$0xFF", "KMOVW")
+}
+
 func (g *gen) kmask(k, imm, op string) {
 	g.i("MOVL", imm+", AX")
 	g.i(op, "AX, "+k)
@@ -703,18 +711,7 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 	g.i("IMUL3Q", "$blockQ8K__size, NB, XS")
 	g.i("LEAQ", "(XS)(XS*2), XS3")
 	if v.zmm {
-		g.i("VMOVDQU64", "kqNib<>(SB), NIB")
-		for c := 0; c < 4; c++ {
-			g.i("VMOVDQU64", fmt.Sprintf("kqScW<>+%d(SB), CTL%d", 64*c, c))
-		}
-		g.i("VMOVDQU64", "kqMin<>(SB), MINC")
-		g.i("VMOVDQU64", "kqDDM<>(SB), DDMI")
-		if t.q5 {
-			g.i("VMOVDQU64", "kq10<>(SB), H10")
-		}
-		g.kmask("K1", "$0xFFFF0000", "KMOVD")
-		g.kmask("K2", "$0xAA", "KMOVW")
-		g.kmask("K3", "$0xFF", "KMOVW")
+		g.chunkConstants()
 	} else {
 		g.i("VMOVDQU", "kqNib<>(SB), NIB")
 	}
