@@ -407,9 +407,9 @@ matVecQ4KAVXVNNI_ret:
 // ------------------------------------------------------------------ MatVecQ4KAVX512
 
 #define Q0    Z0  // chunk 0 quants, then products (Q1..Q3: chunks 1..3)
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
 #define A     Z4  // int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)
 #define A2    Z13 // int32 sums A of chunks 1, 3
 #define SCB   Z5  // scale bytes
@@ -421,9 +421,9 @@ matVecQ4KAVXVNNI_ret:
 #define ACC   Z11 // [acc | accm]
 #define NIB   Z16 // 0x0F bytes
 #define CTL0  Z17 // kqScW controls of chunks 0..3
-#define CTL1  Z18 // 
-#define CTL2  Z19 // 
-#define CTL3  Z20 // 
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 
@@ -581,9 +581,9 @@ matVecQ4KAVX512_ret:
 // ------------------------------------------------------------------ MatVecQ4KAVX512VNNI
 
 #define Q0    Z0  // chunk 0 quants, then products (Q1..Q3: chunks 1..3)
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
 #define A     Z4  // int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)
 #define A2    Z13 // int32 sums A of chunks 1, 3
 #define SCB   Z5  // scale bytes
@@ -595,9 +595,9 @@ matVecQ4KAVX512_ret:
 #define ACC   Z11 // [acc | accm]
 #define NIB   Z16 // 0x0F bytes
 #define CTL0  Z17 // kqScW controls of chunks 0..3
-#define CTL1  Z18 // 
-#define CTL2  Z19 // 
-#define CTL3  Z20 // 
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 
@@ -757,9 +757,9 @@ matVecQ4KAVX512VNNI_ret:
 #define SWL   Y2  // scale words of sub-block 2c; dd after the chunks
 #define SWU   Y3  // scale words of sub-block 2c+1; dm after the chunks
 #define A0    Y4  // int32 sums of columns 0..3
-#define A1    Y5  // 
-#define A2    Y6  // 
-#define A3    Y7  // 
+#define A1    Y5
+#define A2    Y6
+#define A3    Y7
 #define PL    Y8  // products of sub-block 2c
 #define PU    Y9  // products of sub-block 2c+1
 #define MW    Y10 // mins words (before: scratch)
@@ -1116,9 +1116,9 @@ matMul4Q4KAVX2_ret:
 #define SWL   Y2  // scale words of sub-block 2c; dd after the chunks
 #define SWU   Y3  // scale words of sub-block 2c+1; dm after the chunks
 #define A0    Y4  // int32 sums of columns 0..3
-#define A1    Y5  // 
-#define A2    Y6  // 
-#define A3    Y7  // 
+#define A1    Y5
+#define A2    Y6
+#define A3    Y7
 #define PL    Y8  // products of sub-block 2c
 #define PU    Y9  // products of sub-block 2c+1
 #define MW    Y10 // mins words (before: scratch)
@@ -1443,34 +1443,34 @@ matMul4Q4KAVXVNNI_ret:
 // ------------------------------------------------------------------ MatMul4Q4KAVX512
 
 #define Q0    Z0  // decoded chunks 0..3
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
 #define SW0   Z4  // scale words of chunks 0..3
-#define SW1   Z5  // 
-#define SW2   Z6  // 
-#define SW3   Z7  // 
+#define SW1   Z5
+#define SW2   Z6
+#define SW3   Z7
 #define MW    Z8  // mins words
 #define DF    Z9  // [f16(d) x8 | f16(dmin) x8]
 #define SCB   Z10 // scale bytes, then [A | M] of the current column
 #define P0    Z12 // products of columns 0..3
-#define P1    Z29 // 
-#define P2    Z30 // 
-#define P3    Z31 // 
+#define P1    Z29
+#define P2    Z30
+#define P3    Z31
 #define A0    Z13 // int32 sums of columns 0..3 (A3: scratch, then qh, before)
-#define A1    Z14 // 
-#define A2    Z15 // 
-#define A3    Z11 // 
+#define A1    Z14
+#define A2    Z15
+#define A3    Z11
 #define ACC0  Z24 // [acc | accm] of columns 0..3
-#define ACC1  Z25 // 
-#define ACC2  Z26 // 
-#define ACC3  Z27 // 
+#define ACC1  Z25
+#define ACC2  Z26
+#define ACC3  Z27
 #define DDC   Z28 // [dd | dm] of the current column
 #define NIB   Z16 // 0x0F bytes
 #define CTL0  Z17 // kqScW controls of chunks 0..3
-#define CTL1  Z18 // 
-#define CTL2  Z19 // 
-#define CTL3  Z20 // 
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 #define H10   Z23 // 0x10 bytes (Q5_K)
@@ -1732,34 +1732,34 @@ matMul4Q4KAVX512_ret:
 // ------------------------------------------------------------------ MatMul4Q4KAVX512VNNI
 
 #define Q0    Z0  // decoded chunks 0..3
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
 #define SW0   Z4  // scale words of chunks 0..3
-#define SW1   Z5  // 
-#define SW2   Z6  // 
-#define SW3   Z7  // 
+#define SW1   Z5
+#define SW2   Z6
+#define SW3   Z7
 #define MW    Z8  // mins words
 #define DF    Z9  // [f16(d) x8 | f16(dmin) x8]
 #define SCB   Z10 // scale bytes, then [A | M] of the current column
 #define P0    Z12 // products of columns 0..3
-#define P1    Z29 // 
-#define P2    Z30 // 
-#define P3    Z31 // 
+#define P1    Z29
+#define P2    Z30
+#define P3    Z31
 #define A0    Z13 // int32 sums of columns 0..3 (A3: scratch, then qh, before)
-#define A1    Z14 // 
-#define A2    Z15 // 
-#define A3    Z11 // 
+#define A1    Z14
+#define A2    Z15
+#define A3    Z11
 #define ACC0  Z24 // [acc | accm] of columns 0..3
-#define ACC1  Z25 // 
-#define ACC2  Z26 // 
-#define ACC3  Z27 // 
+#define ACC1  Z25
+#define ACC2  Z26
+#define ACC3  Z27
 #define DDC   Z28 // [dd | dm] of the current column
 #define NIB   Z16 // 0x0F bytes
 #define CTL0  Z17 // kqScW controls of chunks 0..3
-#define CTL1  Z18 // 
-#define CTL2  Z19 // 
-#define CTL3  Z20 // 
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 #define H10   Z23 // 0x10 bytes (Q5_K)
@@ -2009,29 +2009,29 @@ matMul4Q4KAVX512VNNI_ret:
 // ------------------------------------------------------------------ MatMul8Q4KAVX512
 
 #define Q0    Z0  // sub-blocks 0..7 of the weight block (the same quants in both halves)
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
-#define Q4    Z4  // 
-#define Q5    Z5  // 
-#define Q6    Z6  // 
-#define Q7    Z7  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
+#define Q4    Z4
+#define Q5    Z5
+#define Q6    Z6
+#define Q7    Z7
 #define P0    Z8  // products of pairs 0..3
-#define P1    Z9  // 
-#define P2    Z29 // 
-#define P3    Z30 // 
+#define P1    Z9
+#define P2    Z29
+#define P3    Z30
 #define A0    Z12 // int32 sums A of pairs 0..3
-#define A1    Z13 // 
-#define A2    Z14 // 
-#define A3    Z15 // 
+#define A1    Z13
+#define A2    Z14
+#define A3    Z15
 #define ACC0  Z24 // acc of pairs 0..3 ([column 2p | column 2p+1])
-#define ACC1  Z25 // 
-#define ACC2  Z26 // 
-#define ACC3  Z27 // 
+#define ACC1  Z25
+#define ACC2  Z26
+#define ACC3  Z27
 #define ACCM0 Z16 // accm of pairs 0..3
-#define ACCM1 Z17 // 
-#define ACCM2 Z18 // 
-#define ACCM3 Z19 // 
+#define ACCM1 Z17
+#define ACCM2 Z18
+#define ACCM3 Z19
 #define MW    Z20 // mins words
 #define DF    Z21 // f16(d) x16
 #define DMF   Z22 // f16(dmin) x16
@@ -2412,29 +2412,29 @@ matMul8Q4KAVX512_ret:
 // ------------------------------------------------------------------ MatMul8Q4KAVX512VNNI
 
 #define Q0    Z0  // sub-blocks 0..7 of the weight block (the same quants in both halves)
-#define Q1    Z1  // 
-#define Q2    Z2  // 
-#define Q3    Z3  // 
-#define Q4    Z4  // 
-#define Q5    Z5  // 
-#define Q6    Z6  // 
-#define Q7    Z7  // 
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
+#define Q4    Z4
+#define Q5    Z5
+#define Q6    Z6
+#define Q7    Z7
 #define P0    Z8  // products of pairs 0..3
-#define P1    Z9  // 
-#define P2    Z29 // 
-#define P3    Z30 // 
+#define P1    Z9
+#define P2    Z29
+#define P3    Z30
 #define A0    Z12 // int32 sums A of pairs 0..3
-#define A1    Z13 // 
-#define A2    Z14 // 
-#define A3    Z15 // 
+#define A1    Z13
+#define A2    Z14
+#define A3    Z15
 #define ACC0  Z24 // acc of pairs 0..3 ([column 2p | column 2p+1])
-#define ACC1  Z25 // 
-#define ACC2  Z26 // 
-#define ACC3  Z27 // 
+#define ACC1  Z25
+#define ACC2  Z26
+#define ACC3  Z27
 #define ACCM0 Z16 // accm of pairs 0..3
-#define ACCM1 Z17 // 
-#define ACCM2 Z18 // 
-#define ACCM3 Z19 // 
+#define ACCM1 Z17
+#define ACCM2 Z18
+#define ACCM3 Z19
 #define MW    Z20 // mins words
 #define DF    Z21 // f16(d) x16
 #define DMF   Z22 // f16(dmin) x16

@@ -134,7 +134,11 @@ func (g *gen) named(rs ...reg) {
 	g.regs = map[string]string{}
 	g.defs = nil
 	for _, r := range rs {
-		g.p("#define %-5s %-3s // %s", r.role, r.r, r.doc)
+		if r.doc == "" {
+			g.p("#define %-5s %s", r.role, r.r)
+		} else {
+			g.p("#define %-5s %-3s // %s", r.role, r.r, r.doc)
+		}
 		g.regs[r.role] = r.r
 		g.defs = append(g.defs, r.role)
 	}
