@@ -165,24 +165,6 @@ func hasOpAfter(vs []*Variant, i int) bool {
 	return false
 }
 
-// withOps fills each variant's Ops from the adders and returns the
-// variants that implement at least one op.
-func withOps(vs []Variant, adders []func(variant string, o *Ops)) []Variant {
-	var out []Variant
-	for _, v := range vs {
-		for _, add := range adders {
-			add(v.Name, &v.Ops)
-		}
-		for i := range opNames {
-			if opHas(&v.Ops, i) {
-				out = append(out, v)
-				break
-			}
-		}
-	}
-	return out
-}
-
 func find(vs []*Variant, name string) *Variant {
 	for _, v := range vs {
 		if v.Name == name {
