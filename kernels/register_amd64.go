@@ -112,8 +112,8 @@ var amd64Variants = []Variant{
 
 // q6kVNNISlower is why avx512vnni yields its Q6_K dot and matvec to avx512
 // on AMD CPUs, the only ones it was measured on.
-const q6kVNNISlower = "AMD: its Q6_K kernel is slower than avx512's: Zen 5 dot in L1 7.9 vs 6.4 ns/256w, " +
-	"matvec 4096×4096 16.5 vs 7.2, 14336×4096 25.9 vs 23.7 (peer harness, one run); Zen 4 dot 29.2 vs 11.0"
+const q6kVNNISlower = "AMD: its Q6_K kernel is slower than avx512's (Zen 5, 5 interleaved runs, medians [min]: " +
+	"dot in L1 9.13 [7.94] vs 7.05 [6.74] ns/256w, matvec 4096×4096 13.5 [10.2] vs 8.4 [5.7]; Zen 4 dot 29.2 vs 11.0)"
 
 // onAMD returns y on an AMD CPU and nil elsewhere: a choice by CPU family
 // for yields measured on AMD's cores only.
