@@ -428,6 +428,20 @@ func (g *gen) fifthZ(s int, qh, t, h10, q string) {
 	g.ic("VPTERNLOGD", fmt.Sprintf("$0xF8, %s, %s, %s", h10, t, q), "q |= t & 0x10")
 }
 
+// chunkY decodes chunk c of the weight block into QL (low nibbles,
+// sub-block 2c) and QU (high nibbles, 2c+1), ymm; Q5_K adds the fifth bits
+// from qh with t as scratch.
+func (g *gen) chunkY(c int, qh, t string) {
+	g.i("VMOVDQU", fmt.Sprintf("%s+%d(WP), QL", g.field("qs"), 32*c))
+	g.i("VPSRLW", "$4, QL, QU")
+	g.i("VPAND", "NIB, QL, QL")
+	g.i("VPAND", "NIB, QU, QU")
+	if g.t.q5 {
+		g.fifthY(2*c, qh, t, "kq10<>(SB)", "QL")
+		g.fifthY(2*c+1, qh, t, "kq10<>(SB)", "QU")
+	}
+}
+
 // fifthY ORs bit 2c+h of each qh byte into bit 4 of q (ymm, sub-block
 // 2c+h): qh shifted so that the bit lands on bit 4 (a word shift by less
 // than 5 keeps each byte's bits in that byte), masked with H10.
@@ -563,14 +577,7 @@ func (g *gen) matVec(v isa) {
 			g.mac(v, c < 2, "SW", q, acc[c%2])
 			continue
 		}
-		g.i("VMOVDQU", fmt.Sprintf("%s+%d(WP), QL", g.field("qs"), 32*c))
-		g.i("VPSRLW", "$4, QL, QU")
-		g.i("VPAND", "NIB, QL, QL")
-		g.i("VPAND", "NIB, QU, QU")
-		if t.q5 {
-			g.fifthY(2*c, "QH", "T", "kq10<>(SB)", "QL")
-			g.fifthY(2*c+1, "QH", "T", "kq10<>(SB)", "QU")
-		}
+		g.chunkY(c, "QH", "T")
 		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QL, QL", 64*c))
 		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QU, QU", 64*c+32))
 		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
@@ -781,14 +788,7 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 		for c := 0; c < 4; c++ {
 			g.blank()
 			g.c("Chunk %d: sub-blocks %d and %d.", c, 2*c, 2*c+1)
-			g.i("VMOVDQU", fmt.Sprintf("%s+%d(WP), QL", g.field("qs"), 32*c))
-			g.i("VPSRLW", "$4, QL, QU")
-			g.i("VPAND", "NIB, QL, QL")
-			g.i("VPAND", "NIB, QU, QU")
-			if t.q5 {
-				g.fifthY(2*c, "DF", "MW", "kq10<>(SB)", "QL")
-				g.fifthY(2*c+1, "DF", "MW", "kq10<>(SB)", "QU")
-			}
+			g.chunkY(c, "DF", "MW")
 			g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
 			g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
 			for k := 0; k < 4; k++ {
