@@ -5,35 +5,13 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
 // The Q6_K · Q8_K and Q8_0 · Q8_0 kernels of kernels/internal/amd64, adapted to
 // Ops. Every adapter checks its lengths (a mismatch panics, as an index out
 // of range in the generic kernels would) before any assembly touches memory.
-var _ = addAMD64(func(variant string, o *Ops) {
-	var q80 q80Kernel
-	var q6 q6kKernels
-	switch variant {
-	case "avx2":
-		q80 = amd64.MatVecQ8_0AVX2
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2, mmRows: 1, table: q6kPairSums32}
-	case "avxvnni":
-		q80 = amd64.MatVecQ8_0AVXVNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI, mmRows: 1, table: q6kPairSums32}
-	case "avx512":
-		q80 = amd64.MatVecQ8_0AVX512
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, mmRows: 2, table: q6kPairSums32}
-	case "avx512vnni":
-		q80 = amd64.MatVecQ8_0AVX512VNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, mmRows: 2, table: q6kSeeds32}
-	default:
-		return
-	}
-	o.DotQ8_0, o.MatVecQ8_0, o.MatMulQ8_0 = q80.dot, q80.matVec, q80.matMul
-	o.DotQ6K, o.MatVecQ6K, o.MatMulQ6K = q6.dot, q6.matVec, q6.matMul
-})
+// Which variant gets which kernel is in the amd64 table (register_amd64.go).
 
 // q80Kernel is the signature of the MatVecQ8_0* kernels: dst[r·inc] =
 // dot(row r of w, x) for r < rows, nb blocks a row.

@@ -1,7 +1,6 @@
 package parity
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/corelane/corelane/kernels"
@@ -21,10 +20,11 @@ import (
 // they have cells under every variant. Exact is bit-identical across
 // variants too (its kernels compute each value in the scalar order), so
 // its cells also compare with the generic variant; Fast is not, so its
-// cells do not. The "pinned" cells check the thing itself: spi's result is
-// sdpa's run on exactly the Backend's variant's kernels. Do not call
-// kernels.Use here to force a variant: that would test the registry, not
-// the Backend an engine links.
+// cells do not. Each op's "pinned" cell (one per variant, under
+// Sequential) checks the thing itself: spi's result is sdpa's run on
+// exactly the Backend's variant's kernels; with the schedule cells, that
+// holds under every schedule. Do not call kernels.Use here to force a
+// variant: that would test the registry, not the Backend an engine links.
 
 // attentionOps returns the attention rows. Every shape splits into at
 // least 3 units per region: prefill has 2·6 (batch, head) pairs of 2 Exact
@@ -52,33 +52,31 @@ func attentionOps(r *rand.Rand) []parityOp {
 			opt := sdpa.Options{Causal: true, Mode: mode}
 			exact := mode == sdpa.Exact
 			name := mode.String() + "-" + sh.name
+			// sdpaOn is the reference: sdpa itself on the variant's kernels.
+			sdpaOn := func(c spi.Context, f16 bool) ([]float32, error) {
+				ops, err := kernels.Lookup(c.Backend().Variant())
+				if err != nil {
+					return nil, err
+				}
+				out, r := make([]float32, n), sdpa.New(ops)
+				if f16 {
+					return out, r.AttentionF16(sched.Sequential, out, q, kh, vh, shape, opt)
+				}
+				return out, r.Attention(sched.Sequential, out, q, k, v, shape, opt)
+			}
 			list = append(list,
-				parityOp{"Attention-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
-					out := make([]float32, n)
-					return out, c.Attention(out, q, k, v, shape, opt)
-				}},
-				parityOp{"AttentionF16-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
-					out := make([]float32, n)
-					return out, c.AttentionF16(out, q, kh, vh, shape, opt)
-				}},
-				parityOp{"Attention-pinned-" + name, exact, backendKernels, false, func(c spi.Context) ([]float32, error) {
-					out := make([]float32, n)
-					if err := c.Attention(out, q, k, v, shape, opt); err != nil {
-						return nil, err
-					}
-					ops, err := kernels.Lookup(c.Backend().Variant())
-					if err != nil {
-						return nil, err
-					}
-					want := make([]float32, n)
-					if err := sdpa.New(ops).Attention(sched.Sequential, want, q, k, v, shape, opt); err != nil {
-						return nil, err
-					}
-					if i := firstDiff(out, want); i >= 0 {
-						return nil, fmt.Errorf("variant %q: spi's attention differs at %d from sdpa on that variant's kernels", c.Backend().Variant(), i)
-					}
-					return out, nil
-				}},
+				parityOp{name: "Attention-" + name, acrossVariants: exact, kernels: backendKernels,
+					run: func(c spi.Context) ([]float32, error) {
+						out := make([]float32, n)
+						return out, c.Attention(out, q, k, v, shape, opt)
+					},
+					reference: func(c spi.Context) ([]float32, error) { return sdpaOn(c, false) }},
+				parityOp{name: "AttentionF16-" + name, acrossVariants: exact, kernels: backendKernels,
+					run: func(c spi.Context) ([]float32, error) {
+						out := make([]float32, n)
+						return out, c.AttentionF16(out, q, kh, vh, shape, opt)
+					},
+					reference: func(c spi.Context) ([]float32, error) { return sdpaOn(c, true) }},
 			)
 		}
 	}

@@ -34,7 +34,7 @@ func newChunkedDecode(r *rand.Rand) *chunkedDecode {
 }
 
 func (d *chunkedDecode) op(name string, inOrder bool) parityOp {
-	return parityOp{name, false, noKernels, false, func(c spi.Context) ([]float32, error) {
+	return parityOp{name: name, kernels: noKernels, run: func(c spi.Context) ([]float32, error) {
 		return d.run(c, inOrder), nil
 	}}
 }

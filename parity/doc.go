@@ -35,5 +35,7 @@
 // Every cell is a subtest, TestParity/variant=V/op=O/sched=S, so a failure
 // re-runs alone with -run. Run it with `go test ./parity` (CI also runs it
 // with -race, with -tags purego, and under qemu for arm64); -v prints the
-// count of cells proven.
+// count of cells proven. Under -race only the cells that run on several
+// goroutines (the pool columns) run: the others have nothing for the race
+// detector to check, and the run without -race proves them.
 package parity

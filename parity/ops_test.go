@@ -43,17 +43,17 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 		x := randVec(r, tokens*w.Cols, 1)
 		rows := w.Rows
 		list = append(list,
-			parityOp{"MatVec-" + name, quantized, backendKernels, large, func(c spi.Context) ([]float32, error) {
+			parityOp{name: "MatVec-" + name, acrossVariants: quantized, kernels: backendKernels, panels: large, run: func(c spi.Context) ([]float32, error) {
 				dst := make([]float32, rows)
 				return dst, c.MatVec(dst, w, x[:w.Cols])
 			}},
-			parityOp{"MatMul-" + name, quantized, backendKernels, large, func(c spi.Context) ([]float32, error) {
+			parityOp{name: "MatMul-" + name, acrossVariants: quantized, kernels: backendKernels, panels: large, run: func(c spi.Context) ([]float32, error) {
 				dst := make([]float32, tokens*rows)
 				return dst, c.MatMul(dst, w, x, tokens)
 			}},
 		)
 		if !large {
-			list = append(list, parityOp{"MatMul-cols-" + name, quantized, backendKernels, false, func(c spi.Context) ([]float32, error) {
+			list = append(list, parityOp{name: "MatMul-cols-" + name, acrossVariants: quantized, kernels: backendKernels, run: func(c spi.Context) ([]float32, error) {
 				c, err := c.WithHint(spi.ScheduleHint{Op: "MatMul", Dim: "cols"})
 				if err != nil {
 					return nil, err
@@ -89,7 +89,7 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 	{
 		ws := []spi.Matrix{matrix(t, r, quant.Q4K, 300, 512), matrix(t, r, quant.Q8_0, 200, 512), matrix(t, r, quant.Q5_1, 300, 512)}
 		x := randVec(r, tokens*512, 1)
-		list = append(list, parityOp{"MatMulShared", true, backendKernels, false, func(c spi.Context) ([]float32, error) {
+		list = append(list, parityOp{name: "MatMulShared", acrossVariants: true, kernels: backendKernels, run: func(c spi.Context) ([]float32, error) {
 			out := make([]float32, tokens*800)
 			dst := [][]float32{out[:tokens*300], out[tokens*300 : tokens*500], out[tokens*500:]}
 			return out, c.MatMulShared(dst, ws, x, tokens)
@@ -120,7 +120,7 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 	// These ops are plain Go: no kernel of any variant runs in them, so
 	// one variant proves them.
 	unary := func(name string, f func(c spi.Context, dst []float32) error) parityOp {
-		return parityOp{name, false, noKernels, false, func(c spi.Context) ([]float32, error) {
+		return parityOp{name: name, kernels: noKernels, run: func(c spi.Context) ([]float32, error) {
 			dst := make([]float32, nr*dim)
 			return dst, f(c, dst)
 		}}
@@ -147,7 +147,7 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 	}
 	// GetRows dequantizes with the Backend's kernels, bit-exact with ggml
 	// in every variant, so it also compares across variants.
-	list = append(list, parityOp{"GetRows", true, backendKernels, false, func(c spi.Context) ([]float32, error) {
+	list = append(list, parityOp{name: "GetRows", acrossVariants: true, kernels: backendKernels, run: func(c spi.Context) ([]float32, error) {
 		dst := make([]float32, len(ids)*dim)
 		return dst, c.GetRows(dst, table, ids)
 	}})

@@ -21,13 +21,9 @@ const (
 	// backendKernels: the op runs the Backend's kernels (spi.WithKernels),
 	// so it has cells under every variant.
 	backendKernels kernelUse = iota
-	// noKernels: the op uses no kernel (Exact attention), so one variant
-	// proves what every other would repeat.
+	// noKernels: the op uses no variant's kernel (the elementwise ops are
+	// plain Go), so one variant proves what every other would repeat.
 	noKernels
-	// registryKernels: the op reads the process-wide registry instead of
-	// the Backend's kernels, so only the registry's own variant is an
-	// honest label for its cells.
-	registryKernels
 )
 
 // parityOp is one row of the matrix: it runs on a context and returns its
@@ -41,6 +37,11 @@ type parityOp struct {
 	// would only repeat a smaller shape at many times the cost.
 	panels bool
 	run    func(c spi.Context) ([]float32, error)
+	// reference, if set, computes the op's Sequential output another way
+	// (say, the package spi delegates to, on the Backend's variant): one
+	// cell per variant compares the two. It depends on no schedule, so it
+	// is not repeated per column: the schedule cells carry it to them.
+	reference func(c spi.Context) ([]float32, error)
 }
 
 // firstDiff returns the first index where a and b differ in bits, or -1.
@@ -193,15 +194,6 @@ func orderedVariants() []string {
 	return vs
 }
 
-// registryVariant names the variant the process-wide registry dispatches
-// to: the forced one, or the best.
-func registryVariant() string {
-	if r := kernels.Info(); r.Forced != "" {
-		return r.Forced
-	}
-	return kernels.Variants()[0]
-}
-
 // genericRefs computes, once per op, the generic variant's output under
 // Sequential, for the cross-variant cells.
 type genericRefs struct {
@@ -230,13 +222,19 @@ func allOps(t *testing.T) []parityOp {
 	return append(ops(t, r), attentionOps(r)...)
 }
 
+// onOneGoroutine reports whether a cell of col runs on one goroutine only
+// (the permutation columns; the reference and cross-variant cells run
+// under Sequential). Under the race detector such cells are left out:
+// the detector has nothing to check there, and the run without -race,
+// which make test also does, proves them.
+func onOneGoroutine(col *column) bool { return col == nil || col.probe == nil }
+
 // TestParity is the matrix: kernel variants × ops × schedules.
 func TestParity(t *testing.T) {
 	concurrency(t)
 	cols := columns(t)
 	opList := allOps(t)
 	variants := orderedVariants()
-	reg := registryVariant()
 	gb, err := spi.New(spi.WithKernels("generic"), spi.WithSchedule(sched.Sequential))
 	if err != nil {
 		t.Fatal(err)
@@ -253,8 +251,6 @@ func TestParity(t *testing.T) {
 				switch {
 				case op.kernels == noKernels && variant != variants[0]:
 					continue
-				case op.kernels == registryKernels && variant != reg:
-					continue
 				case op.panels && variant == "generic":
 					continue
 				}
@@ -268,6 +264,9 @@ func TestParity(t *testing.T) {
 						t.Fatal(err)
 					}
 					for _, col := range cols {
+						if raceEnabled && onOneGoroutine(&col) {
+							continue
+						}
 						t.Run("sched="+col.name, func(t *testing.T) {
 							c := runCell(op, base, col, want)
 							counts := c.verdict(t, col)
@@ -276,6 +275,21 @@ func TestParity(t *testing.T) {
 								kind = &ty.perm
 							}
 							ty.add(t, op.name, col.name, kind, counts, c.attempts)
+						})
+					}
+					if raceEnabled {
+						return // the rest runs under Sequential
+					}
+					if op.reference != nil {
+						t.Run("sched=sequential-vs-reference", func(t *testing.T) {
+							ref, err := op.reference(base)
+							if err == nil {
+								err = diffErr(want, ref, "against the reference")
+							}
+							if err != nil {
+								t.Error(err)
+							}
+							ty.add(t, op.name, "vs-reference", &ty.cross, true, 1)
 						})
 					}
 					if op.acrossVariants && variant != "generic" {
@@ -296,6 +310,9 @@ func TestParity(t *testing.T) {
 	}
 	var colNames []string
 	for _, c := range cols {
+		if raceEnabled && onOneGoroutine(&c) {
+			continue
+		}
 		colNames = append(colNames, c.name)
 		// A column that counted nothing proved nothing: for a pool
 		// without a join wait that means its helpers never ran a chunk.
@@ -305,8 +322,8 @@ func TestParity(t *testing.T) {
 	}
 	total := ty.pool + ty.perm + ty.cross
 	t.Logf("parity: %d cells proven (%d failed, %d not counted: no helper ran a chunk on the hardware pool): "+
-		"%d pool cells in which a helper executed a chunk (%d runs), %d permutation cells, %d cross-variant cells; "+
-		"%d ops, %d columns [%s], variants %v (ops without kernels under %s only, registry-bound ops under %s only)",
+		"%d pool cells in which a helper executed a chunk (%d runs), %d permutation cells, %d cross-variant and reference cells; "+
+		"%d ops, %d columns [%s], variants %v (ops without kernels under %s only)",
 		total, ty.fail, ty.uncounted, ty.pool, ty.poolRuns, ty.perm, ty.cross,
-		len(ty.ops), len(cols), strings.Join(colNames, " "), variants, variants[0], reg)
+		len(ty.ops), len(colNames), strings.Join(colNames, " "), variants, variants[0])
 }

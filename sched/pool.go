@@ -63,8 +63,7 @@ type Pool struct {
 	pin        func(cpu int) error
 
 	_       cacheLinePad
-	busy    atomic.Bool // held by the region on the workers, and forever after Close
-	closed  atomic.Bool // Close has been called
+	closed  atomic.Bool // Close has been called: regions run inline
 	_       cacheLinePad
 	waiting atomic.Bool   // the caller sleeps on done until pending reaches 0
 	done    chan struct{} // capacity 1
@@ -105,7 +104,7 @@ const (
 // region is one parallel region. Everything a claim touches — the counter,
 // the stop flag, the helper count and the read-only description of the work
 // (written by the caller before the region is posted) — shares one padded
-// group of 56 bytes, so a helper that joins pulls one or two cache lines
+// group of 64 bytes, so a helper that joins pulls one or two cache lines
 // instead of one per field.
 type region struct {
 	_       cacheLinePad
@@ -113,14 +112,19 @@ type region struct {
 	pending atomic.Int32 // posted helpers neither finished nor taken back
 	stop    atomic.Bool  // a body panicked: claim nothing more
 	kind    regionKind
-	n       int
-	chunk   int
-	nchunks int64
-	body    func(start, end int)
-	each    func(i int)
-	_       cacheLinePad
+	// traced: a sink wants this region's events, so helpers count their
+	// chunks. waitClaim (WithJoinWait): a helper reports its first claim
+	// in claimed. Both fill padding before n: the group stays 64 bytes.
+	traced    bool
+	waitClaim bool
+	n         int
+	chunk     int
+	nchunks   int64
+	body      func(start, end int)
+	each      func(i int)
+	_         cacheLinePad
 
-	traced       bool        // a sink wants this region's events: count the helpers' chunks
+	claimed      atomic.Bool // a helper has claimed a chunk (waitClaim only)
 	extra        func(Event) // a Traced view's sink for this region, or nil
 	ls           LoopScheduler
 	workerChunks atomic.Int64 // chunks run by helpers, counted when traced
@@ -205,6 +209,9 @@ func (r *region) work(seat int) (chunks int) {
 				break
 			}
 			chunks++
+			if r.waitClaim && seat != 0 {
+				r.claimed.Store(true)
+			}
 			for i := s; i < e; i++ {
 				r.each(i)
 			}
@@ -218,6 +225,9 @@ func (r *region) work(seat int) (chunks int) {
 			break
 		}
 		chunks++
+		if r.waitClaim && seat != 0 {
+			r.claimed.Store(true)
+		}
 		lo := int(k) * r.chunk // k < nchunks, so lo <= n-1: no overflow
 		hi := r.n
 		if hi-lo > r.chunk {
@@ -323,7 +333,7 @@ func WithOversubscribe() Option {
 
 // WithJoinWait is for tests and verification: after posting a parallel
 // region to its helpers, the caller waits up to d for a helper to claim a
-// chunk (under a loop scheduler, to join) before it claims any itself.
+// chunk before it claims any itself.
 // Without it a region of a few microseconds is often over before a helper
 // arrives, above all on a loaded machine, so a test would see helpers run
 // chunks only by luck. The completion guarantee is unchanged: after d the
@@ -665,10 +675,12 @@ func (p *Pool) Close() error {
 		return ErrShared
 	}
 	p.close.Do(func() {
-		for !p.tryAcquire() {
+		// A region that took the machine before it saw closed is running
+		// or about to release it; one that takes it later sees closed.
+		p.closed.Store(true)
+		for machine.owner.Load() == p {
 			time.Sleep(20 * time.Microsecond)
 		}
-		p.closed.Store(true)
 		for _, w := range p.workers {
 			w.slot.Store(&stopRegion)
 			select {
@@ -681,29 +693,29 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-func (p *Pool) tryAcquire() bool {
-	return !p.busy.Load() && p.busy.CompareAndSwap(false, true)
-}
-
-// acquire takes the pool and the machine for a parallel region. When it
-// fails it returns the pool whose region holds them (p itself when p is
-// busy or closed; nil when that region has just finished).
+// acquire takes the machine for a parallel region of p. When it fails it
+// returns the pool whose region holds it (p itself when p is closed; nil
+// when that region has just finished). One compare-and-swap, as a
+// per-pool flag would cost: the machine token is also what makes the
+// pool's own regions one at a time.
 func (p *Pool) acquire() (ok bool, holder *Pool) {
-	if !p.tryAcquire() {
+	if p.closed.Load() {
 		return false, p
 	}
-	if !machine.owner.CompareAndSwap(nil, p) {
-		p.busy.Store(false)
+	if machine.owner.Load() != nil || !machine.owner.CompareAndSwap(nil, p) {
 		return false, machine.owner.Load()
+	}
+	// Close stores closed, then loads the owner; we stored the owner,
+	// now load closed: one of us sees the other.
+	if p.closed.Load() {
+		machine.owner.Store(nil)
+		return false, p
 	}
 	return true, nil
 }
 
 // release gives back what acquire took.
-func (p *Pool) release() {
-	machine.owner.Store(nil)
-	p.busy.Store(false)
-}
+func (p *Pool) release() { machine.owner.Store(nil) }
 
 // chunksPerTask over-splits a ForRange region so that a helper that joins
 // late, or a core taken by another process, costs at most a quarter of a
@@ -837,23 +849,25 @@ func (p *Pool) busyReason(name string, holder *Pool) string {
 }
 
 // run executes the prepared region r with tasks participants on the caller
-// and tasks-1 helpers. The caller holds p.busy and the machine; run
-// releases them.
+// and tasks-1 helpers. The caller holds the machine; run releases it.
 func (p *Pool) run(r *region, tasks int, extra func(Event)) {
 	var t0 time.Time
-	r.traced, r.extra = p.sink != nil || extra != nil, extra
-	if r.traced {
+	if r.traced = p.sink != nil || extra != nil; r.traced {
 		t0 = time.Now()
+		r.extra = extra
 		r.workerChunks.Store(0)
 	}
 	helpers := p.workers[:tasks-1]
+	if r.waitClaim = p.joinWait > 0; r.waitClaim {
+		r.claimed.Store(false)
+	}
 	r.stop.Store(false)
 	r.pending.Store(int32(len(helpers)))
 	for _, w := range helpers {
 		w.post(r)
 	}
-	if p.joinWait > 0 {
-		awaitHelper(r, helpers, p.joinWait)
+	if r.waitClaim {
+		awaitHelper(r, p.joinWait)
 	}
 	var caller int
 	// Deferred so that the region is finished, and the pool released, even
@@ -862,21 +876,11 @@ func (p *Pool) run(r *region, tasks int, extra func(Event)) {
 	caller = r.work(0)
 }
 
-// awaitHelper waits up to d until a helper has claimed a chunk of r (for a
-// loop, has joined it), yielding the processor meanwhile.
-func awaitHelper(r *region, helpers []*worker, d time.Duration) {
+// awaitHelper waits up to d until a helper has claimed a chunk of r,
+// yielding the processor meanwhile.
+func awaitHelper(r *region, d time.Duration) {
 	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		if r.kind != kindLoop && r.next.Load() > 0 {
-			return
-		}
-		if r.kind == kindLoop {
-			for _, w := range helpers {
-				if w.slot.Load() != r {
-					return
-				}
-			}
-		}
+	for !r.claimed.Load() && time.Now().Before(deadline) {
 		runtime.Gosched()
 	}
 }
@@ -898,13 +902,20 @@ func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
 
 	failed, failure := r.failed, r.failure
 	r.failed, r.failure = false, nil
-	if r.traced {
+	traced, extra := r.traced, r.extra
+	var ev Region
+	if traced {
 		workers := int(r.workerChunks.Load())
-		p.emit(r.extra, Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
-			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)})
+		ev = Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
+			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)}
 	}
 	r.body, r.each, r.ls, r.extra = nil, nil, nil, nil // let the closures go
+	// Released before the sinks run: r is not touched after this, and a
+	// sink that panics cannot keep the cores from every later region.
 	p.release()
+	if traced {
+		p.emit(extra, ev)
+	}
 	if failed {
 		panic(failure)
 	}

@@ -474,3 +474,53 @@ func TestJoinWait(t *testing.T) {
 		t.Fatal("negative join wait accepted")
 	}
 }
+
+// badInit is a loop scheduler whose LoopInit panics.
+type badInit struct{ LoopScheduler }
+
+func (badInit) LoopInit(int, int, int, int) { panic("bad LoopInit") }
+
+// TestMachineReleased: a LoopInit or a sink that panics during a parallel
+// region does not keep the cores: the next region runs in parallel.
+func TestMachineReleased(t *testing.T) {
+	var ev events
+	panicky := atomic.Bool{}
+	p := newTestPool(t, 2, WithTrace(func(e Event) {
+		ev.sink(e)
+		if panicky.Load() {
+			panic("bad sink")
+		}
+	}))
+	parallelAgain := func(what string) {
+		t.Helper()
+		if o := machine.owner.Load(); o != nil {
+			machine.owner.Store(nil) // or every later region, and Close, would wait
+			t.Fatalf("after %s the machine is still held by %s", what, o.Name())
+		}
+		before := len(ev.regions())
+		p.ForRange(100, 1, func(int, int) {})
+		if rs := ev.regions(); len(rs) != before+1 || rs[before].Inline {
+			t.Fatalf("after %s: %v", what, rs[before:])
+		}
+	}
+	func() {
+		defer func() {
+			if v := recover(); v != "bad LoopInit" {
+				t.Fatalf("recovered %v", v)
+			}
+		}()
+		_ = p.For(0, 100, badInit{Dynamic()}, 1, func(int) {})
+	}()
+	parallelAgain("a LoopInit panic")
+	func() {
+		defer func() {
+			if v := recover(); v != "bad sink" {
+				t.Fatalf("recovered %v", v)
+			}
+		}()
+		panicky.Store(true)
+		defer panicky.Store(false)
+		p.ForRange(100, 1, func(int, int) {})
+	}()
+	parallelAgain("a sink panic")
+}
