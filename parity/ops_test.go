@@ -77,7 +77,7 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 				if f16act {
 					name += "-f16act"
 				}
-				list = append(list, parityOp{name, false, noKernels, false, func(c spi.Context) ([]float32, error) {
+				list = append(list, parityOp{name: name, kernels: noKernels, run: func(c spi.Context) ([]float32, error) {
 					dst := make([]float32, tokens*w.Rows)
 					return dst, c.WithExactFloat(true).WithF16Activations(f16act).MatMul(dst, w, x, tokens)
 				}})
