@@ -66,7 +66,23 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 	for _, typ := range []quant.Type{quant.Q4K, quant.Q5K, quant.Q6K, quant.Q8_0, quant.Q4_0, quant.Q5_0, quant.Q4_1, quant.Q5_1, quant.F32, quant.FP16} {
 		quantized := typ != quant.F32 && typ != quant.FP16
 		// 300 rows of 512: MatVec's grain is 128 rows, so 3 chunks.
-		matmuls(typ.String(), matrix(t, r, typ, 300, 512), quantized, false)
+		w := matrix(t, r, typ, 300, 512)
+		matmuls(typ.String(), w, quantized, false)
+		if !quantized {
+			// WithExactFloat's products are plain Go in one order (and
+			// WithF16Activations rounds their input first).
+			x := randVec(r, tokens*w.Cols, 1)
+			for _, f16act := range []bool{false, true} {
+				name := "MatMul-exactfloat-" + typ.String()
+				if f16act {
+					name += "-f16act"
+				}
+				list = append(list, parityOp{name: name, kernels: noKernels, run: func(c spi.Context) ([]float32, error) {
+					dst := make([]float32, tokens*w.Rows)
+					return dst, c.WithExactFloat(true).WithF16Activations(f16act).MatMul(dst, w, x, tokens)
+				}})
+			}
+		}
 	}
 	// MatMulShared: one input quantized once for matrices of three
 	// activation types.
@@ -97,6 +113,10 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 	for i := range pos {
 		pos[i] = 3 * i
 	}
+	ropeFactors := make([]float32, dim/16)
+	for i := range ropeFactors {
+		ropeFactors[i] = 1 + float32(i)/2
+	}
 	// These ops are plain Go: no kernel of any variant runs in them, so
 	// one variant proves them.
 	unary := func(name string, f func(c spi.Context, dst []float32) error) parityOp {
@@ -109,6 +129,10 @@ func ops(t *testing.T, r *rand.Rand) []parityOp {
 		unary("RMSNorm", func(c spi.Context, d []float32) error { return c.RMSNorm(d, a, nw, nr, dim, 1e-5) }),
 		unary("RoPE", func(c spi.Context, d []float32) error { copy(d, a); return c.RoPE(d, nr, 4, dim/4, pos, 10000, false) }),
 		unary("RoPE-neox", func(c spi.Context, d []float32) error { copy(d, a); return c.RoPE(d, nr, 4, dim/4, pos, 10000, true) }),
+		unary("RoPEWith", func(c spi.Context, d []float32) error {
+			copy(d, a)
+			return c.RoPEWith(d, nr, 4, dim/4, pos, spi.RoPEOptions{Dims: dim / 8, Base: 500000, FreqScale: 0.5, FreqFactors: ropeFactors})
+		}),
 		unary("SiLU", func(c spi.Context, d []float32) error { return c.SiLU(d, a) }),
 		unary("SwiGLU", func(c spi.Context, d []float32) error { return c.SwiGLU(d, a, b) }),
 		unary("Softmax", func(c spi.Context, d []float32) error { return c.Softmax(d, a, nr, dim) }),

@@ -100,3 +100,39 @@ func TestProfileBenchfmt(t *testing.T) {
 		t.Errorf("%d benchmark lines, want 8 (2 schedules × 2 modes × 2 phases):\n%s", n, out.String())
 	}
 }
+
+// TestProfileModel: profile -model runs a real file through the same
+// table, bit-identity check and roofline as the random presets, and
+// names it in the -benchfmt lines.
+func TestProfileModel(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"profile", "-model", stories, "-prefill", "4", "-decode", "2", "-quiet"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	s := out.String()
+	for _, want := range []string{"dim 64, 5 layers, 8 heads (4 kv, head size 8), ffn 172, vocab 512; weights f32 ×37", "decode tok/s", "roofline: 1.0 MB of weights per token"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("profile -model output lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "bit-identical") != 2 {
+		t.Errorf("profile -model: want both modes bit-identical across schedules:\n%s", s)
+	}
+	out.Reset()
+	if err := run([]string{"profile", "-model", stories, "-prefill", "3", "-decode", "2", "-quiet", "-benchfmt", "-attention", "fast"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^BenchmarkPeerDecoder/model=stories260K-f32/phase=(prefill/tokens=3|decode/tokens=2)/threads=[12]/kv=f32/impl=corelane-([a-z0-9]+-)?fast(-\d+)?\t1\t\d+ ns/op\t[0-9.]+ tok/s$`)
+	if n := len(re.FindAllString(out.String(), -1)); n != 4 {
+		t.Errorf("%d benchmark lines, want 4:\n%s", n, out.String())
+	}
+	for _, args := range [][]string{
+		{"profile", "-model", stories, "-preset", "tiny"},
+		{"profile", "-model", stories, "-layers", "2"},
+		{"profile", "-model", "no-such.gguf"},
+	} {
+		if err := run(args, &out); err == nil {
+			t.Errorf("corelane %v: no error", args)
+		}
+	}
+}

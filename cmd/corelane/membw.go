@@ -5,6 +5,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/klauspost/cpuid/v2"
+
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/sched"
 )
@@ -50,6 +52,9 @@ func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, progr
 	progress("")
 	fmt.Fprintf(out, "roofline: %.1f MB of weights per token; DRAM read %.1f GB/s on 1 thread, %.1f GB/s on %d (measured now over %d MiB)\n",
 		float64(bytesPerToken)/1e6, bw[1]/1e9, bw[hw.Parallelism()]/1e9, hw.Parallelism(), bwBytes>>20)
+	if l3 := cpuid.CPU.Cache.L3; l3 > 0 && bytesPerToken < l3 {
+		fmt.Fprintf(out, "roofline: the weights fit in the %d MiB last-level cache: decode reads them from there, not from DRAM\n", l3>>20)
+	}
 	for _, r := range results {
 		if r.decodeN == 0 || r.decode <= 0 {
 			continue

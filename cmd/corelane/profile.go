@@ -9,12 +9,15 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/corelane/corelane/engine/llama"
+	"github.com/corelane/corelane/gguf"
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
@@ -22,158 +25,25 @@ import (
 	"github.com/corelane/corelane/spi"
 )
 
-// timers splits a run's wall time into attention, matmuls and the rest.
-type timers struct{ attn, matmul, other time.Duration }
-
-func (t *timers) add(d *time.Duration, f func() error) error {
-	start := time.Now()
-	err := f()
-	*d += time.Since(start)
-	return err
-}
-
-// decoder runs the model on one context with a KV cache that each step
-// writes in place (spi.WriteKV or WriteKVF16): k and v are
-// [layers][KVHeads, maxSeq, headDim], and attention reads the first SeqKV
-// rows of each head through sdpa.Options.KVCapacity. q, k, v and the
-// attention output stay [tokens, heads, headDim] as MatMul gives them
-// (sdpa.TokensFirst): nothing is transposed by hand.
-type decoder struct {
-	m      modelShape
-	w      *weights
-	ctx    spi.Context
-	mode   sdpa.Mode
-	f16    bool // binary16 KV cache
-	maxSeq int
-	kc, vc [][]float32
-	kh, vh [][]quant.F16
-	t      timers
-	buf    struct{ x, h, q, k, v, att, gate, up, hl, logits []float32 }
-}
-
-func newDecoder(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, f16 bool, maxSeq int) *decoder {
-	d := &decoder{m: m, w: w, ctx: ctx, mode: mode, f16: f16, maxSeq: maxSeq}
-	n := m.KVHeads * maxSeq * m.headDim()
-	for l := 0; l < m.Layers; l++ {
-		if f16 {
-			d.kh = append(d.kh, make([]quant.F16, n))
-			d.vh = append(d.vh, make([]quant.F16, n))
-		} else {
-			d.kc = append(d.kc, make([]float32, n))
-			d.vc = append(d.vc, make([]float32, n))
-		}
-	}
-	d.buf.hl, d.buf.logits = make([]float32, m.Dim), make([]float32, m.Vocab)
-	return d
-}
-
-// grow returns b with length n, reusing its storage.
-func grow(b []float32, n int) []float32 {
-	if cap(b) < n {
-		return make([]float32, n)
-	}
-	return b[:n]
-}
-
-// forward runs tokens at positions pos0.. and returns the logits of the
-// last token ([Vocab]; valid until the next call).
-func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
-	m, c, T := d.m, d.ctx, len(tokens)
-	hd, kvd := m.headDim(), m.kvDim()
-	if pos0+T > d.maxSeq {
-		return nil, fmt.Errorf("sequence of %d tokens exceeds the cache of %d", pos0+T, d.maxSeq)
-	}
-	b := &d.buf
-	b.x, b.h, b.q, b.att = grow(b.x, T*m.Dim), grow(b.h, T*m.Dim), grow(b.q, T*m.Dim), grow(b.att, T*m.Dim)
-	b.k, b.v = grow(b.k, T*kvd), grow(b.v, T*kvd)
-	b.gate, b.up = grow(b.gate, T*m.FFN), grow(b.up, T*m.FFN)
-	x, h, q, k, v, att, gate, up := b.x, b.h, b.q, b.k, b.v, b.att, b.gate, b.up
-	pos := make([]int, T)
-	for i := range pos {
-		pos[i] = pos0 + i
-	}
-	t := &d.t
-	mm := func(dst []float32, w spi.Matrix, src []float32) error {
-		return t.add(&t.matmul, func() error { return c.MatMul(dst, w, src, T) })
-	}
-	// Matrices that read the same input share one quantization of it.
-	shared := func(dst [][]float32, ws []spi.Matrix, src []float32) error {
-		return t.add(&t.matmul, func() error { return c.MatMulShared(dst, ws, src, T) })
-	}
-	other := func(f func() error) error { return t.add(&t.other, f) }
-	if err := other(func() error { return c.GetRows(x, d.w.embed, tokens) }); err != nil {
-		return nil, err
-	}
-	kvw := sdpa.KVWrite{Batch: 1, KVHeads: m.KVHeads, HeadDim: hd, Capacity: d.maxSeq, Pos: pos0, Tokens: T}
-	shape := sdpa.Shape{Batch: 1, Heads: m.Heads, KVHeads: m.KVHeads, SeqQ: T, SeqKV: pos0 + T, HeadDim: hd}
-	opt := sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq, Layout: sdpa.TokensFirst}
-	for l, lw := range d.w.layers {
-		err := errors.Join(
-			other(func() error { return c.RMSNorm(h, x, lw.attnNorm, T, m.Dim, m.NormEps) }),
-			shared([][]float32{q, k, v}, []spi.Matrix{lw.wq, lw.wk, lw.wv}, h),
-			other(func() error {
-				return errors.Join(c.RoPE(q, T, m.Heads, hd, pos, m.RopeBase, false), c.RoPE(k, T, m.KVHeads, hd, pos, m.RopeBase, false))
-			}),
-		)
-		if err != nil {
-			return nil, err
-		}
-		err = t.add(&t.attn, func() error {
-			if d.f16 {
-				return errors.Join(c.WriteKVF16(d.kh[l], k, kvw), c.WriteKVF16(d.vh[l], v, kvw),
-					c.AttentionF16(att, q, d.kh[l], d.vh[l], shape, opt))
-			}
-			return errors.Join(c.WriteKV(d.kc[l], k, kvw), c.WriteKV(d.vc[l], v, kvw),
-				c.Attention(att, q, d.kc[l], d.vc[l], shape, opt))
-		})
-		if err != nil {
-			return nil, err
-		}
-		err = errors.Join(
-			mm(h, lw.wo, att),
-			other(func() error { return c.Add(x, x, h) }),
-			other(func() error { return c.RMSNorm(h, x, lw.ffnNorm, T, m.Dim, m.NormEps) }),
-			shared([][]float32{gate, up}, []spi.Matrix{lw.wGate, lw.wUp}, h),
-			other(func() error { return c.SwiGLU(gate, gate, up) }),
-			mm(h, lw.wDown, gate),
-			other(func() error { return c.Add(x, x, h) }),
-		)
-		if err != nil {
-			return nil, err
-		}
-	}
-	last := x[(T-1)*m.Dim:]
-	err := errors.Join(
-		other(func() error { return c.RMSNorm(b.hl, last, d.w.outputNorm, 1, m.Dim, m.NormEps) }),
-		t.add(&t.matmul, func() error { return c.MatVec(b.logits, d.w.output, b.hl) }),
-	)
-	return b.logits, err
-}
-
-func argmax(x []float32) int {
-	best := 0
-	for i, v := range x {
-		if v > x[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // runResult is one (schedule, mode) row of the profile table.
 type runResult struct {
 	sched, mode       string
 	threads           int // 1 for sched.Sequential, the pool's workers otherwise
-	t                 timers
+	t                 llama.Timings
 	prefill, decode   time.Duration
 	prefillN, decodeN int
 	hash              uint64 // of every logit of every step, bit for bit
 	tokens            []int
 }
 
-func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, f16 bool, prompt []int, steps int, progress func(string)) (runResult, error) {
-	d := newDecoder(m, w, ctx, mode, f16, len(prompt)+steps)
+// profileRun prefills prompt and decodes steps greedy tokens on a new
+// session of m (a KV cache of exactly that many positions).
+func profileRun(m *llama.Model, ctx spi.Context, mode sdpa.Mode, kv quant.Type, prompt []int, steps int, progress func(string)) (runResult, error) {
 	res := runResult{sched: ctx.Schedule().Name(), threads: ctx.Schedule().Parallelism(), mode: mode.String(), prefillN: len(prompt), decodeN: steps}
+	s, err := m.NewSession(ctx, llama.Options{Mode: mode, KV: kv, Context: len(prompt) + steps, Timings: true})
+	if err != nil {
+		return res, err
+	}
 	h := fnv.New64a()
 	hashLogits := func(l []float32) {
 		var b [4]byte
@@ -185,25 +55,30 @@ func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, f16 b
 	}
 	progress(fmt.Sprintf("prefill %d tokens", len(prompt)))
 	start := time.Now()
-	logits, err := d.forward(prompt, 0)
+	logits, err := s.Forward(prompt, false)
 	if err != nil {
 		return res, err
 	}
 	res.prefill = time.Since(start)
 	hashLogits(logits)
-	next := argmax(logits)
+	next, err := spi.Argmax(logits)
+	if err != nil {
+		return res, err
+	}
 	start = time.Now()
-	for s := 0; s < steps; s++ {
-		progress(fmt.Sprintf("decode %d/%d", s+1, steps))
+	for i := 0; i < steps; i++ {
+		progress(fmt.Sprintf("decode %d/%d", i+1, steps))
 		res.tokens = append(res.tokens, next)
-		if logits, err = d.forward([]int{next}, len(prompt)+s); err != nil {
+		if logits, err = s.Forward([]int{next}, false); err != nil {
 			return res, err
 		}
 		hashLogits(logits)
-		next = argmax(logits)
+		if next, err = spi.Argmax(logits); err != nil {
+			return res, err
+		}
 	}
 	res.decode = time.Since(start)
-	res.t = d.t
+	res.t = s.Timings()
 	res.hash = h.Sum64()
 	return res, nil
 }
@@ -227,8 +102,24 @@ func profile(args []string, out io.Writer) error {
 	kv := fs.String("kv", "f32", "KV cache type: f32 or f16")
 	benchfmt := fs.Bool("benchfmt", false, "print the results as Go benchmark lines (BenchmarkPeerDecoder/model=…/phase=…), the rest as # comments")
 	modes := fs.String("attention", "exact,fast", "attention modes to run, comma-separated: exact, fast")
+	file := fs.String("model", "", "profile this llama GGUF `file` instead of a random model (-preset, -layers, -vocab and -mix then do not apply)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("profile: unexpected arguments %q", fs.Args())
+	}
+	if *file != "" {
+		var random []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "preset", "layers", "vocab", "mix":
+				random = append(random, "-"+f.Name)
+			}
+		})
+		if len(random) > 0 {
+			return fmt.Errorf("profile: %s shape random models; -model %s has its own", strings.Join(random, ", "), *file)
+		}
 	}
 	m, ok := presets[*preset]
 	if !ok {
@@ -237,7 +128,12 @@ func profile(args []string, out io.Writer) error {
 	if *mix != mixQ4KM && *mix != mixPeer {
 		return fmt.Errorf("unknown -mix %q (want %s or %s)", *mix, mixQ4KM, mixPeer)
 	}
-	if *kv != "f32" && *kv != "f16" {
+	var kvType quant.Type
+	switch *kv {
+	case "f32":
+	case "f16":
+		kvType = quant.FP16
+	default:
 		return fmt.Errorf("unknown -kv %q (want f32 or f16)", *kv)
 	}
 	var attModes []sdpa.Mode
@@ -257,8 +153,10 @@ func profile(args []string, out io.Writer) error {
 	if *vocab > 0 {
 		m.Vocab = *vocab
 	}
-	if err := m.validate(); err != nil {
-		return err
+	if *file == "" {
+		if err := m.validate(); err != nil {
+			return err
+		}
 	}
 	if *prefill < 1 || *decode < 0 {
 		return fmt.Errorf("-prefill must be ≥ 1 and -decode ≥ 0 (got %d, %d)", *prefill, *decode)
@@ -275,24 +173,42 @@ func profile(args []string, out io.Writer) error {
 		}
 	}
 	defer progress("")
-	fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; mix %s: %s; kv cache %s\n",
-		m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab, *mix, mixDescription(*mix, m.Layers), *kv)
-	w, err := newWeights(m, *mix, *seed, func(s string) { progress("quantizing weights: " + s) })
-	if err != nil {
-		return err
+	var model *llama.Model
+	name := m.Name
+	if *file != "" {
+		var err error
+		if model, err = llama.Open(*file); err != nil {
+			if !strings.Contains(err.Error(), *file) {
+				err = fmt.Errorf("%s: %w", *file, err)
+			}
+			return err
+		}
+		defer model.Close()
+		name = strings.TrimSuffix(filepath.Base(*file), ".gguf")
+		c := model.Config
+		fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv, head size %d), ffn %d, vocab %d; weights %s, %.1f MB; kv cache %s\n",
+			*file, c.Dim, c.Layers, c.Heads, c.KVHeads, c.HeadDim, c.FFN, c.Vocab, typeCounts(model.Types()), float64(model.WeightBytes())/1e6, *kv)
+		model.PageIn(func(done, total int64) { progress(fmt.Sprintf("reading the weights: %d%%", 100*done/total)) })
+	} else {
+		fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; mix %s: %s; kv cache %s\n",
+			m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab, *mix, mixDescription(*mix, m.Layers), *kv)
+		var err error
+		model, err = newModel(m, *mix, *seed, *prefill+*decode, func(s string) { progress("quantizing weights: " + s) })
+		if err != nil {
+			return err
+		}
 	}
 	prompt := make([]int, *prefill)
 	for i := range prompt {
-		prompt[i] = int((uint64(i)*2654435761 + *seed) % uint64(m.Vocab))
+		prompt[i] = int((uint64(i)*2654435761 + *seed) % uint64(model.Config.Vocab))
 	}
 	b, err := spi.New()
 	if err != nil {
 		return err
 	}
-	f16 := *kv == "f16"
 	// Warm up (page in the weights, grow the scratch pools, wake the pool)
 	// so that the first timed row is not charged for it.
-	if _, err := profileRun(m, w, b.Context(), sdpa.Exact, f16, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
+	if _, err := profileRun(model, b.Context(), sdpa.Exact, kvType, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	var results []runResult
@@ -300,7 +216,7 @@ func profile(args []string, out io.Writer) error {
 		for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
 			ctx := b.Context().WithSchedule(s)
 			runtime.GC() // weights and earlier runs' garbage: not this run's cost
-			r, err := profileRun(m, w, ctx, mode, f16, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
+			r, err := profileRun(model, ctx, mode, kvType, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", s.Name(), mode, err)
 			}
@@ -310,7 +226,7 @@ func profile(args []string, out io.Writer) error {
 	progress("")
 	if *benchfmt {
 		for _, r := range results {
-			printBenchLines(out, m.Name, *kv, r)
+			printBenchLines(out, name, *kv, r)
 		}
 	}
 	tw := tabwriter.NewWriter(info, 2, 8, 2, ' ', tabwriter.AlignRight)
@@ -323,7 +239,7 @@ func profile(args []string, out io.Writer) error {
 			return fmt.Sprintf("%.1f", float64(n)/d.Seconds())
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\t%016x\t\n", r.sched, r.mode,
-			ms(r.t.attn), ms(r.t.matmul), ms(r.t.other), rate(r.prefillN, r.prefill), rate(r.decodeN, r.decode), r.hash)
+			ms(r.t.Attention), ms(r.t.MatMul), ms(r.t.Other), rate(r.prefillN, r.prefill), rate(r.decodeN, r.decode), r.hash)
 	}
 	tw.Flush()
 	ok = true
@@ -336,12 +252,28 @@ func profile(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(info, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
 	}
-	reportRoofline(info, w.bytesPerToken(), results, progress)
+	reportRoofline(info, int(model.WeightBytesPerToken()), results, progress)
 	fmt.Fprintf(info, "kernels: %s\n", kernelSummary())
 	if !ok {
 		return errors.New("logits differ across schedules: the determinism promise is broken")
 	}
 	return nil
+}
+
+// typeCounts lists how many weight matrices each type has, most first.
+func typeCounts(n map[quant.Type]int) string {
+	types := slices.Collect(maps.Keys(n))
+	slices.SortFunc(types, func(a, b quant.Type) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return int(a) - int(b)
+	})
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s ×%d", gguf.TypeName(t), n[t])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // mixDescription says which types a mix gives attn_v and ffn_down.
