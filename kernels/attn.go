@@ -13,7 +13,9 @@ import (
 // per lane, each in the same order, and so return the same bits.
 
 func widenF16Generic(dst []float32, src []quant.F16) {
-	dst = dst[:len(src)]
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
 	t := quant.F16Table()
 	for i, h := range src {
 		dst[i] = t[h]
@@ -21,7 +23,7 @@ func widenF16Generic(dst []float32, src []quant.F16) {
 }
 
 func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := len(st)/rs, len(qt)/rs
+	n, hd := checkScores(st, qt, rs, k, ldk)
 	for j := range n {
 		kj := k[j*ldk:][:hd]
 		s := st[j*rs:][:rs]
@@ -36,7 +38,7 @@ func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func exactExpGeneric(dst, x, m []float32) {
-	dst = dst[:len(x)]
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
 	p := len(m)
 	for i := 0; i < len(x); i += p {
 		for r, mr := range m {
@@ -46,6 +48,7 @@ func exactExpGeneric(dst, x, m []float32) {
 }
 
 func exactDivGeneric(x, d []float32) {
+	checkPeriodic("ExactDiv", len(x), len(x), len(d))
 	p := len(d)
 	for i := 0; i < len(x); i += p {
 		for r, dr := range d {
@@ -55,7 +58,7 @@ func exactDivGeneric(x, d []float32) {
 }
 
 func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := len(o)/hd, len(pt)/rs
+	rows, n := checkWeighted(o, hd, pt, rs, v, ldv)
 	for r := range rows {
 		or := o[r*hd:][:hd]
 		for j := range n {
@@ -72,6 +75,7 @@ func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32
 }
 
 func dotRowsGeneric(dst, q, k []float32, ldk int) {
+	checkDotRows(dst, q, k, ldk)
 	for j := range dst {
 		dst[j] = dotF32Generic(q, k[j*ldk:j*ldk+len(q)])
 	}

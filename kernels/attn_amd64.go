@@ -1,0 +1,109 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/corelane/corelane/kernels/internal/amd64"
+	"github.com/corelane/corelane/quant"
+)
+
+// The attention kernels of kernels/internal/amd64 (attn_amd64.s), adapted
+// to Ops: every adapter checks its lengths (attn_check.go) before the
+// assembly runs, and hands the shapes the assembly does not take (a
+// period, rs or hd that is not a multiple of 16, the last len mod 16
+// values) to the generic twin, which returns the same bits.
+var _ = addAMD64(func(variant string, o *Ops) {
+	switch variant {
+	case "avx512", "avx512vnni":
+		o.WidenF16 = widenF16AVX512
+		o.ExactScores = exactScoresAVX512
+		o.ExactExp = exactExpAVX512
+		o.ExactDiv = exactDivAVX512
+		o.ExactWeighted = exactWeightedAVX512
+		o.DotRows = dotRowsAVX512
+	}
+})
+
+func widenF16AVX512(dst []float32, src []quant.F16) {
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
+	n := len(src) &^ 15
+	if n > 0 {
+		amd64.WidenF16AVX512(&dst[0], (*uint16)(&src[0]), n)
+	}
+	widenF16Generic(dst[n:], src[n:])
+}
+
+func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
+	n, hd := checkScores(st, qt, rs, k, ldk)
+	if rs%16 != 0 || n == 0 || hd == 0 {
+		exactScoresGeneric(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.ExactScoresAVX512(&st[0], &qt[0], rs, &k[0], ldk, hd, n)
+}
+
+// periodic runs an elementwise kernel over x with a second operand y of
+// period len(y): on the assembly for a period that is a multiple of 16, or
+// for period 1 (y repeated 16 times) on whole groups of 16; the rest on the
+// twin.
+func periodic(x, y []float32, f func(x, y *float32, n, period int), twin func(x, y []float32)) {
+	p := len(y)
+	switch {
+	case p%16 == 0:
+		if len(x) > 0 {
+			f(&x[0], &y[0], len(x), p)
+		}
+	case p == 1:
+		var y16 [16]float32
+		for i := range y16 {
+			y16[i] = y[0]
+		}
+		n := len(x) &^ 15
+		if n > 0 {
+			f(&x[0], &y16[0], n, 16)
+		}
+		twin(x[n:], y)
+	default:
+		twin(x, y)
+	}
+}
+
+func exactExpAVX512(dst, x, m []float32) {
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
+	if len(m)%16 != 0 && len(m) != 1 {
+		exactExpGeneric(dst, x, m)
+		return
+	}
+	// dst and x have the same length; the assembly reads x[i] before it
+	// writes dst[i], so dst may be x.
+	if len(x) > 0 && &dst[0] != &x[0] {
+		copy(dst, x)
+	}
+	periodic(dst, m, func(d, y *float32, n, p int) { amd64.ExactExpAVX512(d, d, y, n, p) },
+		func(d, y []float32) { exactExpGeneric(d, d, y) })
+}
+
+func exactDivAVX512(x, d []float32) {
+	checkPeriodic("ExactDiv", len(x), len(x), len(d))
+	periodic(x, d, amd64.ExactDivAVX512, exactDivGeneric)
+}
+
+func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, v, ldv)
+	if hd%16 != 0 || rows == 0 || n == 0 {
+		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedAVX512(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
+}
+
+func dotRowsAVX512(dst, q, k []float32, ldk int) {
+	checkDotRows(dst, q, k, ldk)
+	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsGeneric(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsAVX512(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+}

@@ -1,0 +1,320 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// The attention kernels of every variant this CPU runs against the generic
+// twins: the Exact ones and WidenF16 bit for bit, DotRows within the
+// float32 tolerance. Inputs mix ordinary values with zeros of both signs,
+// Inf, NaN, subnormals and huge values, and every length around the
+// kernels' 4-, 8- and 16-wide steps; outputs carry guard values around
+// them, and inputs end at a PROT_NONE page.
+
+// attnValue returns a random float32 that is sometimes special.
+func attnValue(r *rand.Rand, mag float32) float32 {
+	switch r.IntN(40) {
+	case 0:
+		return 0
+	case 1:
+		return float32(math.Copysign(0, -1))
+	case 2:
+		return float32(math.Inf(1))
+	case 3:
+		return float32(math.Inf(-1))
+	case 4:
+		return float32(math.NaN())
+	case 5:
+		return math.Float32frombits(r.Uint32()) // any bit pattern
+	case 6:
+		return math.SmallestNonzeroFloat32 * float32(r.IntN(100))
+	case 7:
+		return 3e38 * (2*r.Float32() - 1)
+	}
+	return mag * (2*r.Float32() - 1)
+}
+
+func attnVec(r *rand.Rand, n int, mag float32, special bool) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		if special {
+			x[i] = attnValue(r, mag)
+		} else {
+			x[i] = mag * (2*r.Float32() - 1)
+		}
+	}
+	return x
+}
+
+// sameBits32 reports whether a and b have the same bits, where a NaN
+// matches any NaN: which NaN operand's payload a result carries is not part
+// of the Exact kernels' contract (it depends on operand order in the
+// machine code, which Go does not fix).
+func sameBits32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) && !(a[i] != a[i] && b[i] != b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// guardedOut returns a copy of x with 16 guard values (a NaN payload no
+// kernel makes) on each side, and a check that they are untouched.
+func guardedOut(t *testing.T, x []float32) ([]float32, func()) {
+	const g = 16
+	buf := make([]float32, len(x)+2*g)
+	bad := math.Float32frombits(0x7fa5a5a5)
+	for i := range buf {
+		buf[i] = bad
+	}
+	copy(buf[g:], x)
+	return buf[g : g+len(x) : g+len(x)], func() {
+		t.Helper()
+		for i := range g {
+			if math.Float32bits(buf[i]) != 0x7fa5a5a5 || math.Float32bits(buf[g+len(x)+i]) != 0x7fa5a5a5 {
+				t.Fatal("a kernel wrote outside its output")
+			}
+		}
+	}
+}
+
+func attnVariants(t *testing.T) map[string]Ops {
+	m := map[string]Ops{}
+	for _, name := range Variants() {
+		ops, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[name] = ops
+	}
+	return m
+}
+
+func TestWidenF16Variants(t *testing.T) {
+	src := make([]quant.F16, 1<<16+13)
+	for i := range src {
+		src[i] = quant.F16(i)
+	}
+	want := make([]float32, len(src))
+	widenF16Generic(want, src)
+	for i, h := range src {
+		if math.Float32bits(want[i]) != math.Float32bits(h.Float32()) {
+			t.Fatalf("generic widen %#04x", uint16(h))
+		}
+	}
+	for name, ops := range attnVariants(t) {
+		for _, n := range []int{0, 1, 15, 16, 17, 33, len(src)} {
+			s := guarded(t, src[len(src)-n:])
+			got, check := guardedOut(t, make([]float32, n))
+			ops.WidenF16(got, s)
+			check()
+			// Every bit, NaN payloads included: widening is exact.
+			{
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[len(src)-n+i]) {
+						t.Fatalf("%s: n=%d: widen(%#04x) = %#08x, want %#08x", name, n, uint16(s[i]), math.Float32bits(got[i]), math.Float32bits(want[len(src)-n+i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExactScoresVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 3, 16, 32, 48} {
+			for _, hd := range []int{1, 5, 16, 64, 67} {
+				for _, n := range []int{0, 1, 7, 8, 9, 17} {
+					for _, extra := range []int{0, 3} {
+						ldk := hd + extra
+						special := r.IntN(3) == 0
+						qt := guarded(t, attnVec(r, hd*rs, 1, special))
+						k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, special))
+						if n == 0 {
+							k = nil
+						}
+						want := make([]float32, n*rs)
+						exactScoresGeneric(want, qt, rs, k, ldk)
+						got, check := guardedOut(t, make([]float32, n*rs))
+						ops.ExactScores(got, qt, rs, k, ldk)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: rs=%d hd=%d n=%d ldk=%d special=%v: differs from generic", name, rs, hd, n, ldk, special)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExactExpVariants(t *testing.T) {
+	// Every 4099th float32 bit pattern (and the edges of the range) minus
+	// m, with m of period 1, 16 and 48 and a few values of m.
+	var xs []float32
+	for b := uint64(0); b < 1<<32; b += 4099 {
+		xs = append(xs, math.Float32frombits(uint32(b)))
+	}
+	for _, x := range []float32{ExactExpOverflow, math.Nextafter32(ExactExpOverflow, 0), ExactExpUnderflow, math.Nextafter32(ExactExpUnderflow, 0), math.Nextafter32(ExactExpUnderflow, -200), -103.97207, -87.33655, 0, float32(math.Copysign(0, -1))} {
+		xs = append(xs, x, -x)
+	}
+	xs = xs[:len(xs)/48*48]
+	r := rand.New(rand.NewPCG(3, 4))
+	for name, ops := range attnVariants(t) {
+		for _, p := range []int{1, 16, 48, 3} {
+			m := attnVec(r, p, 2, true)
+			m[0] = 0
+			for _, n := range []int{len(xs), 16 * p, 17 * p, p} {
+				x := guarded(t, xs[len(xs)-n:])
+				want := make([]float32, n)
+				exactExpGeneric(want, x, m)
+				got, check := guardedOut(t, make([]float32, n))
+				ops.ExactExp(got, x, m)
+				check()
+				if !sameBits32(got, want) {
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: period %d: exp(%g − %g) = %#08x, want %#08x", name, p, x[i], m[i%p], math.Float32bits(got[i]), math.Float32bits(want[i]))
+						}
+					}
+				}
+				// In place.
+				inPlace := append([]float32(nil), x...)
+				ops.ExactExp(inPlace, inPlace, m)
+				if !sameBits32(inPlace, want) {
+					t.Fatalf("%s: period %d: in place differs", name, p)
+				}
+			}
+		}
+	}
+	// The generic twin is ExactExp32 itself.
+	for _, x := range xs[:1000] {
+		var d [1]float32
+		exactExpGeneric(d[:], []float32{x}, []float32{0})
+		if math.Float32bits(d[0]) != math.Float32bits(ExactExp32(x)) {
+			t.Fatalf("exactExpGeneric(%g) != ExactExp32", x)
+		}
+	}
+}
+
+func TestExactDivVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for name, ops := range attnVariants(t) {
+		for _, p := range []int{1, 2, 16, 32} {
+			for _, rows := range []int{0, 1, 5, 16, 17} {
+				x := attnVec(r, rows*p, 3, true)
+				d := attnVec(r, p, 3, true)
+				want := append([]float32(nil), x...)
+				exactDivGeneric(want, d)
+				got, check := guardedOut(t, x)
+				ops.ExactDiv(got, guarded(t, d))
+				check()
+				if !sameBits32(got, want) {
+					t.Fatalf("%s: period %d rows %d: differs from generic", name, p, rows)
+				}
+			}
+		}
+	}
+}
+
+func TestExactWeightedVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 4, 16, 21} {
+			for _, rows := range []int{1, 3, 4, 5, 9, 16, 21} {
+				if rows > rs {
+					continue
+				}
+				for _, hd := range []int{3, 16, 48, 64, 80, 128, 144} {
+					for _, n := range []int{0, 1, 5, 33} {
+						for _, extra := range []int{0, 16} {
+							ldv := hd + extra
+							special := r.IntN(2) == 0
+							pt := attnVec(r, n*rs, 1, special)
+							for i := range pt {
+								if r.IntN(4) == 0 {
+									pt[i] = 0 // a zero weight skips the key, Inf and NaN in V included
+								}
+							}
+							v := attnVec(r, max(0, (n-1)*ldv+hd), 2, special)
+							if n == 0 {
+								v = nil
+							}
+							o := attnVec(r, rows*hd, 1, false)
+							want := append([]float32(nil), o...)
+							exactWeightedGeneric(want, hd, pt, rs, v, ldv)
+							got, check := guardedOut(t, o)
+							ops.ExactWeighted(got, hd, guarded(t, pt), rs, guarded(t, v), ldv)
+							check()
+							if !sameBits32(got, want) {
+								t.Fatalf("%s: rs=%d rows=%d hd=%d n=%d ldv=%d special=%v: differs from generic", name, rs, rows, hd, n, ldv, special)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestDotRowsVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for name, ops := range attnVariants(t) {
+		for _, hd := range []int{1, 16, 20, 64, 128} {
+			for _, n := range []int{0, 1, 3, 4, 5, 13} {
+				ldk := hd + 7
+				q := attnVec(r, hd, 1, false)
+				k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, false))
+				got, check := guardedOut(t, make([]float32, n))
+				ops.DotRows(got, q, k, ldk)
+				check()
+				for j := range got {
+					var want, abs float64
+					for d := range hd {
+						want += float64(q[d]) * float64(k[j*ldk+d])
+						abs += math.Abs(float64(q[d]) * float64(k[j*ldk+d]))
+					}
+					if d := math.Abs(float64(got[j]) - want); d > float64(hd)*0x1p-23*abs+1e-30 {
+						t.Fatalf("%s: hd=%d n=%d: dot %d = %g, want %g (±%g)", name, hd, n, j, got[j], want, float64(hd)*0x1p-23*abs)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAttnKernelBounds: a call whose lengths do not fit panics in Go
+// before any assembly runs.
+func TestAttnKernelBounds(t *testing.T) {
+	for name, ops := range attnVariants(t) {
+		for i, f := range []func(){
+			func() { ops.ExactScores(make([]float32, 32), make([]float32, 64), 16, make([]float32, 5), 4) },
+			func() { ops.ExactScores(make([]float32, 33), make([]float32, 64), 16, make([]float32, 8), 4) },
+			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 32), 16, make([]float32, 20), 16) },
+			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 6), 2, make([]float32, 64), 16) },
+			func() { ops.ExactExp(make([]float32, 15), make([]float32, 16), []float32{1}) },
+			func() { ops.ExactDiv(make([]float32, 17), make([]float32, 16)) },
+			func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) },
+			func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) },
+		} {
+			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
+				defer func() {
+					if recover() == nil {
+						t.Error("no panic")
+					}
+				}()
+				f()
+			})
+		}
+	}
+}
