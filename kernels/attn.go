@@ -74,6 +74,45 @@ func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32
 	}
 }
 
+func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
+	rs := len(lim)
+	n := checkSoftmax(st, lim)
+	negInf := float32(math.Inf(-1))
+	for r := range rs {
+		L := int(lim[r])
+		m, live := negInf, false
+		for j := range n {
+			x := negInf
+			if j < L {
+				x = float32(st[j*rs+r] * scale)
+			}
+			st[j*rs+r] = x
+			if x > m {
+				m = x
+			}
+			if x != negInf {
+				live = true
+			}
+		}
+		if !live {
+			m = 0
+		}
+		var sum float32
+		for j := range n {
+			e := ExactExp32(st[j*rs+r] - m)
+			st[j*rs+r] = e
+			sum += e
+		}
+		for j := range n {
+			p := st[j*rs+r] / sum
+			if j >= L || !live {
+				p = 0
+			}
+			st[j*rs+r] = p
+		}
+	}
+}
+
 func dotRowsGeneric(dst, q, k []float32, ldk int) {
 	checkDotRows(dst, q, k, ldk)
 	for j := range dst {

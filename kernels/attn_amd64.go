@@ -21,6 +21,7 @@ var _ = addAMD64(func(variant string, o *Ops) {
 		o.ExactDiv = exactDivAVX512
 		o.ExactWeighted = exactWeightedAVX512
 		o.DotRows = dotRowsAVX512
+		o.ExactSoftmax = exactSoftmaxAVX512
 	}
 })
 
@@ -37,6 +38,15 @@ func widenF16AVX512(dst []float32, src []quant.F16) {
 
 func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
 	n, hd := checkScores(st, qt, rs, k, ldk)
+	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
+		// One query: one lane per key, sixteen keys at a time.
+		m := n &^ 15
+		amd64.ExactScoresRowAVX512(&st[0], &qt[0], &k[0], ldk, hd, m)
+		if m < n {
+			exactScoresGeneric(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
 	if rs%16 != 0 || n == 0 || hd == 0 {
 		exactScoresGeneric(st, qt, rs, k, ldk)
 		return
@@ -106,4 +116,13 @@ func dotRowsAVX512(dst, q, k []float32, ldk int) {
 		return
 	}
 	amd64.DotRowsAVX512(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+}
+
+func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%16 != 0 || n == 0 {
+		exactSoftmaxGeneric(st, lim, scale)
+		return
+	}
+	amd64.ExactSoftmaxAVX512(&st[0], len(lim), &lim[0], scale, n)
 }

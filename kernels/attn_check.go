@@ -53,3 +53,10 @@ func checkDotRows(dst, q, k []float32, ldk int) {
 		panic("kernels: DotRows: k is too short for the keys")
 	}
 }
+
+func checkSoftmax(st []float32, lim []int32) (n int) {
+	if len(lim) < 1 || len(st)%len(lim) != 0 {
+		panic("kernels: ExactSoftmax: len(lim) must be ≥ 1 and divide len(st)")
+	}
+	return len(st) / len(lim)
+}

@@ -134,7 +134,7 @@ func TestExactScoresVariants(t *testing.T) {
 	for name, ops := range attnVariants(t) {
 		for _, rs := range []int{1, 3, 16, 32, 48} {
 			for _, hd := range []int{1, 5, 16, 64, 67} {
-				for _, n := range []int{0, 1, 7, 8, 9, 17} {
+				for _, n := range []int{0, 1, 7, 8, 9, 17, 48} {
 					for _, extra := range []int{0, 3} {
 						ldk := hd + extra
 						special := r.IntN(3) == 0
@@ -306,6 +306,7 @@ func TestAttnKernelBounds(t *testing.T) {
 			func() { ops.ExactDiv(make([]float32, 17), make([]float32, 16)) },
 			func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) },
 			func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) },
+			func() { ops.ExactSoftmax(make([]float32, 17), make([]int32, 16), 1) },
 		} {
 			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
 				defer func() {
@@ -315,6 +316,43 @@ func TestAttnKernelBounds(t *testing.T) {
 				}()
 				f()
 			})
+		}
+	}
+}
+
+func TestExactSoftmaxVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 5, 16, 32} {
+			for _, n := range []int{0, 1, 2, 17, 300} {
+				for _, kind := range []string{"rand", "special", "peaked", "masked"} {
+					mag := float32(3)
+					if kind == "peaked" {
+						mag = 200
+					}
+					st := attnVec(r, n*rs, mag, kind == "special")
+					if kind == "masked" {
+						for i := range st {
+							if r.IntN(3) > 0 {
+								st[i] = float32(math.Inf(-1))
+							}
+						}
+					}
+					lim := make([]int32, rs)
+					for i := range lim {
+						lim[i] = int32(r.IntN(n + 2))
+					}
+					scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
+					want := append([]float32(nil), st...)
+					exactSoftmaxGeneric(want, lim, scale)
+					got, check := guardedOut(t, st)
+					ops.ExactSoftmax(got, guarded(t, lim), scale)
+					check()
+					if !sameBits32(got, want) {
+						t.Fatalf("%s: rs=%d n=%d %s: differs from generic", name, rs, n, kind)
+					}
+				}
+			}
 		}
 	}
 }

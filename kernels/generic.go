@@ -46,5 +46,6 @@ func genericVariant() Variant {
 		ExactDiv:      exactDivGeneric,
 		ExactWeighted: exactWeightedGeneric,
 		DotRows:       dotRowsGeneric,
+		ExactSoftmax:  exactSoftmaxGeneric,
 	}}
 }

@@ -94,6 +94,13 @@ type Ops struct {
 	// and sum rounded to float32. len(pt) is a multiple of rs; len(v) ≥
 	// (n−1)·ldv + hd for n ≥ 1 keys.
 	ExactWeighted func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
+	// ExactSoftmax turns the scores st[j·rs + r] of n = len(st)/rs keys
+	// into softmax weights, each row r < rs = len(lim) alone: s[j] =
+	// st[j·rs+r]·scale for j < lim[r], else −Inf; m = max_j s[j] (strict >
+	// from −Inf); e[j] = ExactExp32(s[j] − m); sum = Σ_j e[j] in key order
+	// from +0; st[j·rs+r] = e[j]/sum, or 0 for j ≥ lim[r] and for a row
+	// whose every s[j] is −Inf.
+	ExactSoftmax func(st []float32, lim []int32, scale float32)
 	// DotRows sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < len(dst), d <
 	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
 	// + len(q) for len(dst) ≥ 1.

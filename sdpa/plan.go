@@ -133,10 +133,10 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 		sc := getTileScratch(p)
 		defer scratchPool.Put(sc)
 		for u := start; u < end; u++ {
-			if p.mode == Exact {
-				exactTile(p, p.unit(u), out, q, k, v, sc)
+			if p.rowWise() {
+				rowTile(p, p.unit(u), out, q, k, v, sc)
 			} else {
-				fastTile(p, p.unit(u), out, q, k, v, sc)
+				exactTile(p, p.unit(u), out, q, k, v, sc)
 			}
 		}
 	})

@@ -54,3 +54,20 @@ func ExactWeightedAVX512(o *float32, rows, hd int, pt *float32, rs int, v *float
 //
 //go:noescape
 func DotRowsAVX512(dst, q *float32, hd int, k *float32, ldk, n int)
+
+// ExactSoftmaxAVX512 turns the scores st[j·rs + r] (j < n, r < rs, rs a
+// multiple of 16, n ≥ 1) into softmax weights, each lane r in the twin's
+// order: s = st·scale for j < lim[r], else −Inf; max; e = ExactExp32(s −
+// max); sum in key order; e / sum, or 0 for j ≥ lim[r] and for a lane
+// whose every s is −Inf. Twin: exactSoftmaxGeneric.
+//
+//go:noescape
+func ExactSoftmaxAVX512(st *float32, rs int, lim *int32, scale float32, n int)
+
+// ExactScoresRowAVX512 sets s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d <
+// hd, summed over d in order from +0 (VMULPS then VADDPS): ExactScores
+// with rs = 1, one lane per key. n and hd are multiples of 16 and ≥ 16; k
+// has (n−1)·ldk + hd elements. Twin: exactScoresGeneric (rs = 1).
+//
+//go:noescape
+func ExactScoresRowAVX512(s, q *float32, k *float32, ldk, hd, n int)

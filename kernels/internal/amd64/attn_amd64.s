@@ -317,6 +317,29 @@ scores_done:
 	VPSLLQ      $52, N, N        \ // 2^n
 	VMULPD      N, A0, H           // p·2^n, exact
 
+#define E_INF Z22
+#define E_ZERO Z23
+
+// EXP16 sets Z2 to ExactExp32 of the 16 float32 lanes of Z0: the special
+// cases by the masks K1 (NaN: Z0 itself), K2 (+Inf) and K3 (+0), the rest
+// by EXPPD on two float64 halves. It needs +Inf in E_INF (Z22) and zeros
+// in E_ZERO (Z23), and uses Z1-Z21 and K1-K3.
+#define EXP16 \
+	VCMPPS        $3, Z0, Z0, K1              \ // NaN: the result is the argument
+	VCMPPS.BCST   $0x1d, OVERFLOW, Z0, K2     \ // ≥ 88.72283935546875: +Inf
+	VCMPPS.BCST   $0x11, UNDERFLOW, Z0, K3    \ // < −104: +0
+	VEXTRACTF64X4 $1, Z0, Y1                  \
+	VCVTPS2PD     Y0, Z2                      \
+	VCVTPS2PD     Y1, Z12                     \
+	EXPPD(Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11) \
+	EXPPD(Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21) \
+	VCVTPD2PS     Z2, Y2                      \ // the one rounding to float32
+	VCVTPD2PS     Z12, Y12                    \
+	VINSERTF64X4  $1, Y12, Z2, Z2             \
+	VMOVAPS       E_INF, K2, Z2               \
+	VMOVAPS       E_ZERO, K3, Z2              \
+	VMOVAPS       Z0, K1, Z2
+
 // ---------------------------------------------------------------------------
 // func ExactExpAVX512(dst, x, m *float32, n, period int)
 #define E_DST DI
@@ -325,8 +348,6 @@ scores_done:
 #define E_N CX  // elements left
 #define E_P R8  // period·4
 #define E_G R9  // byte offset in the period
-#define E_INF Z22
-#define E_ZERO Z23
 
 TEXT ·ExactExpAVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst+0(FP), E_DST
@@ -348,20 +369,7 @@ exactexp_row:
 exactexp_loop:
 	VMOVUPS          (E_X)(E_G*1), Z0
 	VSUBPS           (E_M)(E_G*1), Z0, Z0 // x − m, rounded
-	VCMPPS           $3, Z0, Z0, K1       // NaN: the result is x − m
-	VCMPPS.BCST      $0x1d, OVERFLOW, Z0, K2  // ≥ 88.72283935546875: +Inf
-	VCMPPS.BCST      $0x11, UNDERFLOW, Z0, K3 // < −104: +0
-	VEXTRACTF64X4    $1, Z0, Y1
-	VCVTPS2PD        Y0, Z2
-	VCVTPS2PD        Y1, Z12
-	EXPPD(Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11)
-	EXPPD(Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21)
-	VCVTPD2PS        Z2, Y2
-	VCVTPD2PS        Z12, Y12
-	VINSERTF64X4     $1, Y12, Z2, Z2
-	VMOVAPS          E_INF, K2, Z2
-	VMOVAPS          E_ZERO, K3, Z2
-	VMOVAPS          Z0, K1, Z2
+	EXP16
 	VMOVUPS          Z2, (E_DST)(E_G*1)
 	ADDQ             $64, E_G
 	CMPQ             E_G, E_P
@@ -765,5 +773,291 @@ dotrows_d1:
 	JMP     dotrows_keys1
 
 dotrows_done:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// func ExactSoftmaxAVX512(st *float32, rs int, lim *int32, scale float32, n int)
+//
+// Per group of 16 lanes (rows), three passes over the n keys: scaled
+// scores with the keys from lim[r] on set to −Inf, their max (VMAXPS with
+// the new score first: a NaN or an equal score keeps the max, as the
+// twin's strict >) and whether any is not −Inf; e = ExactExp32(s − max)
+// and the sum in key order; e / sum, or 0 past lim[r] and in rows without
+// a key.
+#define X_ST DI   // st of the lane group
+#define X_RS4 R8  // rs·4
+#define X_LIM SI
+#define X_N R9
+#define X_G R10   // lane group byte offset
+#define X_P R11   // walks st down the keys
+#define X_J R12   // keys left
+#define X_SCALE Z24
+#define X_NEGINF Z25
+#define X_SUM Z26
+#define X_ONEI Z27 // int32 1
+#define X_JV Z28   // int32 j
+#define X_MAX Z29
+#define X_LIMV Z30 // int32 lim[r]
+// K5: rows with a key that is not −Inf (live).
+
+TEXT ·ExactSoftmaxAVX512(SB), NOSPLIT, $0-40
+	MOVQ         st+0(FP), X_ST
+	MOVQ         rs+8(FP), X_RS4
+	SHLQ         $2, X_RS4
+	MOVQ         lim+16(FP), X_LIM
+	VBROADCASTSS scale+24(FP), X_SCALE
+	MOVQ         n+32(FP), X_N
+	TESTQ        X_N, X_N
+	JZ           softmax_done
+	VPBROADCASTD POSINF, E_INF
+	VPXORD       E_ZERO, E_ZERO, E_ZERO
+	VSUBPS       E_INF, E_ZERO, X_NEGINF
+	MOVL         $1, AX
+	VPBROADCASTD AX, X_ONEI
+	XORQ         X_G, X_G
+
+softmax_group:
+	VMOVDQU32 (X_LIM)(X_G*1), X_LIMV
+	VPXORD    X_JV, X_JV, X_JV
+	VMOVAPS   X_NEGINF, X_MAX
+	KXORW     K5, K5, K5
+	LEAQ      (X_ST)(X_G*1), X_P
+	MOVQ      X_N, X_J
+
+softmax_scores:
+	VMOVUPS   (X_P), Z0
+	VMULPS    X_SCALE, Z0, Z0           // s·scale
+	VPCMPGTD  X_JV, X_LIMV, K1          // j < lim[r]
+	VBLENDMPS Z0, X_NEGINF, K1, Z0      // else −Inf
+	VMOVUPS   Z0, (X_P)
+	VMAXPS    X_MAX, Z0, X_MAX          // s > max ? s : max
+	VCMPPS    $4, X_NEGINF, Z0, K6      // s != −Inf (NaN too)
+	KORW      K6, K5, K5
+	VPADDD    X_ONEI, X_JV, X_JV
+	ADDQ      X_RS4, X_P
+	DECQ      X_J
+	JNZ       softmax_scores
+
+	VBLENDMPS X_MAX, E_ZERO, K5, X_MAX  // rows without a key: 0, to stay finite
+	VPXORD    X_SUM, X_SUM, X_SUM
+	LEAQ      (X_ST)(X_G*1), X_P
+	MOVQ      X_N, X_J
+
+	PCALIGN $32
+
+softmax_exp:
+	VMOVUPS (X_P), Z0
+	VSUBPS  X_MAX, Z0, Z0               // s − max
+	EXP16
+	VMOVUPS Z2, (X_P)
+	VADDPS  Z2, X_SUM, X_SUM            // sum += e, in key order
+	ADDQ    X_RS4, X_P
+	DECQ    X_J
+	JNZ     softmax_exp
+
+	VPXORD X_JV, X_JV, X_JV
+	LEAQ   (X_ST)(X_G*1), X_P
+	MOVQ   X_N, X_J
+
+softmax_div:
+	VMOVUPS   (X_P), Z0
+	VDIVPS    X_SUM, Z0, Z0             // e / sum
+	VPCMPGTD  X_JV, X_LIMV, K1
+	KANDW     K5, K1, K1
+	VBLENDMPS Z0, E_ZERO, K1, Z0        // 0 past lim[r] and in rows without a key
+	VMOVUPS   Z0, (X_P)
+	VPADDD    X_ONEI, X_JV, X_JV
+	ADDQ      X_RS4, X_P
+	DECQ      X_J
+	JNZ       softmax_div
+
+	ADDQ $64, X_G
+	CMPQ X_G, X_RS4
+	JB   softmax_group
+
+softmax_done:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// func ExactScoresRowAVX512(s, q *float32, k *float32, ldk, hd, n int)
+//
+// One query, lanes = keys: sixteen key rows at a time, d in blocks of 16.
+// A block is loaded as sixteen zmm (one per key), transposed in registers
+// (VUNPCKLPS/HPS, VUNPCKLPD/HPD, then two rounds of VSHUFF32X4), so that
+// zmm c holds k[j..j+15, d+c]; then acc += q[d+c]·that for c = 0..15 in
+// order, separately rounded: each lane is the twin's sequential sum.
+#define Q_S DI
+#define Q_Q SI
+#define Q_K R8   // key row j
+#define Q_LDK R9 // ldk·4
+#define Q_HD R10 // hd/16
+#define Q_N R11  // keys left (a multiple of 16)
+#define Q_KP R12 // k[j, d]
+#define Q_QP R13 // q[d]
+#define Q_D R14
+#define Q_L3 R15 // 3·ldk·4
+#define Q_ROW AX // row pointer while loading
+#define Q_ACC Z31
+
+// TSTEP applies column c of the transposed block (register T) to the
+// accumulator: acc += q[d+c]·T.
+#define TSTEP(c, T) \
+	VMULPS.BCST (c*4)(Q_QP), T, T \
+	VADDPS      T, Q_ACC, Q_ACC
+
+// HALVES takes the 64-bit interleaves U0 (rows 0-3), U1 (rows 4-7), U2
+// (rows 8-11) and U3 (rows 12-15) of one column position m and sets V, V2
+// to their 128-bit lanes 0 and 1 (rows 0-7, rows 8-15) and W, W2 to lanes
+// 2 and 3; a VSHUFF32X4 of V and V2 (or W and W2) then gives a column.
+#define HALVES(U0, U1, U2, U3, V, V2, W, W2) \
+	VSHUFF32X4 $0x44, U1, U0, V  \ // lanes 0,1 of rows 0-3 and 4-7
+	VSHUFF32X4 $0x44, U3, U2, V2 \ // lanes 0,1 of rows 8-11 and 12-15
+	VSHUFF32X4 $0xee, U1, U0, W  \ // lanes 2,3
+	VSHUFF32X4 $0xee, U3, U2, W2
+
+TEXT ·ExactScoresRowAVX512(SB), NOSPLIT, $0-48
+	MOVQ s+0(FP), Q_S
+	MOVQ q+8(FP), Q_Q
+	MOVQ k+16(FP), Q_K
+	MOVQ ldk+24(FP), Q_LDK
+	SHLQ $2, Q_LDK
+	MOVQ hd+32(FP), Q_HD
+	SHRQ $4, Q_HD
+	MOVQ n+40(FP), Q_N
+	LEAQ (Q_LDK)(Q_LDK*2), Q_L3
+
+scorerow_keys:
+	TESTQ  Q_N, Q_N
+	JZ     scorerow_done
+	VPXORD Q_ACC, Q_ACC, Q_ACC
+	MOVQ   Q_K, Q_KP
+	MOVQ   Q_Q, Q_QP
+	MOVQ   Q_HD, Q_D
+
+scorerow_block:
+	// Sixteen key rows, d .. d+15.
+	MOVQ    Q_KP, Q_ROW
+	VMOVUPS (Q_ROW), Z0
+	VMOVUPS (Q_ROW)(Q_LDK*1), Z1
+	VMOVUPS (Q_ROW)(Q_LDK*2), Z2
+	VMOVUPS (Q_ROW)(Q_L3*1), Z3
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VMOVUPS (Q_ROW), Z4
+	VMOVUPS (Q_ROW)(Q_LDK*1), Z5
+	VMOVUPS (Q_ROW)(Q_LDK*2), Z6
+	VMOVUPS (Q_ROW)(Q_L3*1), Z7
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VMOVUPS (Q_ROW), Z8
+	VMOVUPS (Q_ROW)(Q_LDK*1), Z9
+	VMOVUPS (Q_ROW)(Q_LDK*2), Z10
+	VMOVUPS (Q_ROW)(Q_L3*1), Z11
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VMOVUPS (Q_ROW), Z12
+	VMOVUPS (Q_ROW)(Q_LDK*1), Z13
+	VMOVUPS (Q_ROW)(Q_LDK*2), Z14
+	VMOVUPS (Q_ROW)(Q_L3*1), Z15
+
+	// 32-bit interleaves of row pairs: Z16+2i = lo(r2i, r2i+1), Z17+2i = hi.
+	VUNPCKLPS Z1, Z0, Z16
+	VUNPCKHPS Z1, Z0, Z17
+	VUNPCKLPS Z3, Z2, Z18
+	VUNPCKHPS Z3, Z2, Z19
+	VUNPCKLPS Z5, Z4, Z20
+	VUNPCKHPS Z5, Z4, Z21
+	VUNPCKLPS Z7, Z6, Z22
+	VUNPCKHPS Z7, Z6, Z23
+	VUNPCKLPS Z9, Z8, Z24
+	VUNPCKHPS Z9, Z8, Z25
+	VUNPCKLPS Z11, Z10, Z26
+	VUNPCKHPS Z11, Z10, Z27
+	VUNPCKLPS Z13, Z12, Z28
+	VUNPCKHPS Z13, Z12, Z29
+	VUNPCKLPS Z15, Z14, Z30
+	VUNPCKHPS Z15, Z14, Z0
+
+	// 64-bit interleaves: for rows 4g..4g+3, column position m (of each
+	// 128-bit lane) in Z(1+4g+m)... laid out as U[g][m]:
+	//   rows 0-3:  m0 Z1, m1 Z2, m2 Z3, m3 Z4
+	//   rows 4-7:  m0 Z5, m1 Z6, m2 Z7, m3 Z8
+	//   rows 8-11: m0 Z9, m1 Z10, m2 Z11, m3 Z12
+	//   rows 12-15: m0 Z13, m1 Z14, m2 Z15, m3 Z16
+	VUNPCKLPD Z18, Z16, Z1
+	VUNPCKHPD Z18, Z16, Z2
+	VUNPCKLPD Z19, Z17, Z3
+	VUNPCKHPD Z19, Z17, Z4
+	VUNPCKLPD Z22, Z20, Z5
+	VUNPCKHPD Z22, Z20, Z6
+	VUNPCKLPD Z23, Z21, Z7
+	VUNPCKHPD Z23, Z21, Z8
+	VUNPCKLPD Z26, Z24, Z9
+	VUNPCKHPD Z26, Z24, Z10
+	VUNPCKLPD Z27, Z25, Z11
+	VUNPCKHPD Z27, Z25, Z12
+	VUNPCKLPD Z30, Z28, Z13
+	VUNPCKHPD Z30, Z28, Z14
+	VUNPCKLPD Z0, Z29, Z15
+	VUNPCKHPD Z0, Z29, Z16
+
+	// For each m: halves V (lanes 0,1) and W (lanes 2,3) of rows 0-7 and
+	// 8-15, then column c = 4ℓ + m is lane ℓ of each: ℓ = 0, 1 from V
+	// (VSHUFF32X4 $0x88, $0xdd), ℓ = 2, 3 from W.
+	HALVES(Z1, Z5, Z9, Z13, Z17, Z18, Z19, Z20)   // m = 0
+	HALVES(Z2, Z6, Z10, Z14, Z21, Z22, Z23, Z24)  // m = 1
+	HALVES(Z3, Z7, Z11, Z15, Z25, Z26, Z27, Z28)  // m = 2
+	HALVES(Z4, Z8, Z12, Z16, Z29, Z30, Z0, Z1)    // m = 3
+
+	// Columns 0-3 (ℓ = 0): lane 0 of the V halves.
+	VSHUFF32X4 $0x88, Z18, Z17, Z2
+	TSTEP(0, Z2)
+	VSHUFF32X4 $0x88, Z22, Z21, Z2
+	TSTEP(1, Z2)
+	VSHUFF32X4 $0x88, Z26, Z25, Z2
+	TSTEP(2, Z2)
+	VSHUFF32X4 $0x88, Z30, Z29, Z2
+	TSTEP(3, Z2)
+	// Columns 4-7 (ℓ = 1).
+	VSHUFF32X4 $0xdd, Z18, Z17, Z2
+	TSTEP(4, Z2)
+	VSHUFF32X4 $0xdd, Z22, Z21, Z2
+	TSTEP(5, Z2)
+	VSHUFF32X4 $0xdd, Z26, Z25, Z2
+	TSTEP(6, Z2)
+	VSHUFF32X4 $0xdd, Z30, Z29, Z2
+	TSTEP(7, Z2)
+	// Columns 8-11 (ℓ = 2): the W halves.
+	VSHUFF32X4 $0x88, Z20, Z19, Z2
+	TSTEP(8, Z2)
+	VSHUFF32X4 $0x88, Z24, Z23, Z2
+	TSTEP(9, Z2)
+	VSHUFF32X4 $0x88, Z28, Z27, Z2
+	TSTEP(10, Z2)
+	VSHUFF32X4 $0x88, Z1, Z0, Z2
+	TSTEP(11, Z2)
+	// Columns 12-15 (ℓ = 3).
+	VSHUFF32X4 $0xdd, Z20, Z19, Z2
+	TSTEP(12, Z2)
+	VSHUFF32X4 $0xdd, Z24, Z23, Z2
+	TSTEP(13, Z2)
+	VSHUFF32X4 $0xdd, Z28, Z27, Z2
+	TSTEP(14, Z2)
+	VSHUFF32X4 $0xdd, Z1, Z0, Z2
+	TSTEP(15, Z2)
+
+	ADDQ $64, Q_KP
+	ADDQ $64, Q_QP
+	DECQ Q_D
+	JNZ  scorerow_block
+
+	VMOVUPS Q_ACC, (Q_S)
+	ADDQ    $64, Q_S
+	SHLQ    $4, Q_LDK
+	ADDQ    Q_LDK, Q_K  // sixteen rows on
+	SHRQ    $4, Q_LDK
+	SUBQ    $16, Q_N
+	JMP     scorerow_keys
+
+scorerow_done:
 	VZEROUPPER
 	RET
