@@ -87,7 +87,7 @@ func guardedOut(t *testing.T, x []float32) ([]float32, func()) {
 	}
 }
 
-func attnVariants(t *testing.T) map[string]Ops {
+func attnVariants(t testing.TB) map[string]Ops {
 	m := map[string]Ops{}
 	for _, name := range Variants() {
 		ops, err := Lookup(name)

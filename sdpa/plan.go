@@ -47,12 +47,9 @@ type plan struct {
 	qsB, qsH, qsI int
 	ksB, ksG, ksJ int
 	ops           kernels.Ops // the Runner's kernels
-	transposed    bool        // Fast only: K/V blocks transposed (see fastScores)
 
-	rows     int // query rows per unit
-	tiles    int // row tiles per (batch, head)
-	chunks   int // key chunks per tile (Fast decode), else 1
-	chunkLen int // keys per chunk
+	rows  int // query rows per unit (tile)
+	tiles int // tiles per (batch, K/V head)
 }
 
 // limit returns the number of keys query row i may see: the keys before

@@ -35,6 +35,9 @@ const (
 	// computed row by row, one lane per key (rowTile): the scores of one
 	// row cost a quarter of a lanePad-row pass over K.
 	exactWideRows = 4
+	// fastWideSeqQ: Fast calls with at least this many query rows run
+	// Exact's transposed tiles (see rowWise).
+	fastWideSeqQ = 8
 	// kvBlock is the number of keys of a block of K or V that one pass
 	// uses for every row of a tile (and, for binary16 K/V, widens into
 	// scratch): 256 keys of HeadDim 64 are 64 KiB.
@@ -112,9 +115,20 @@ func kvRows[T kvElem](p *plan, src []T, off, n int, buf []float32) (rows []float
 	panic("unreachable")
 }
 
-// rowWise reports whether the call's tiles run row by row (rowTile).
+// rowWise reports whether the call's tiles run row by row (rowTile). Fast
+// decides by SeqQ alone, so that grouped and tiled K/V (whose tiles hold
+// different rows) take the same path: from fastWideSeqQ query rows on it
+// runs Exact's transposed tiles, which are its fastest path there (their
+// kernels, one lane per row, keep every lane busy); below, row by row with
+// the variant's float32 kernels.
 func (p *plan) rowWise() bool {
-	return p.mode == Fast || p.rows < exactWideRows || p.sh.SeqKV > math.MaxInt32
+	if p.sh.SeqKV > math.MaxInt32 {
+		return true
+	}
+	if p.mode == Fast {
+		return p.sh.SeqQ < fastWideSeqQ
+	}
+	return p.rows < exactWideRows
 }
 
 // exactTile computes the rows of unit u in Exact order (see Attention):
