@@ -67,9 +67,9 @@ func sameBits32(a, b []float32) bool {
 	return true
 }
 
-// guardedOut returns a copy of x with 16 guard values (a NaN payload no
+// attnGuardedOut returns a copy of x with 16 guard values (a NaN payload no
 // kernel makes) on each side, and a check that they are untouched.
-func guardedOut(t *testing.T, x []float32) ([]float32, func()) {
+func attnGuardedOut(t *testing.T, x []float32) ([]float32, func()) {
 	const g = 16
 	buf := make([]float32, len(x)+2*g)
 	bad := math.Float32frombits(0x7fa5a5a5)
@@ -114,7 +114,7 @@ func TestWidenF16Variants(t *testing.T) {
 	for name, ops := range attnVariants(t) {
 		for _, n := range []int{0, 1, 15, 16, 17, 33, len(src)} {
 			s := guarded(t, src[len(src)-n:])
-			got, check := guardedOut(t, make([]float32, n))
+			got, check := attnGuardedOut(t, make([]float32, n))
 			ops.WidenF16(got, s)
 			check()
 			// Every bit, NaN payloads included: widening is exact.
@@ -145,7 +145,7 @@ func TestExactScoresVariants(t *testing.T) {
 						}
 						want := make([]float32, n*rs)
 						exactScoresGeneric(want, qt, rs, k, ldk)
-						got, check := guardedOut(t, make([]float32, n*rs))
+						got, check := attnGuardedOut(t, make([]float32, n*rs))
 						ops.ExactScores(got, qt, rs, k, ldk)
 						check()
 						if !sameBits32(got, want) {
@@ -178,7 +178,7 @@ func TestExactExpVariants(t *testing.T) {
 				x := guarded(t, xs[len(xs)-n:])
 				want := make([]float32, n)
 				exactExpGeneric(want, x, m)
-				got, check := guardedOut(t, make([]float32, n))
+				got, check := attnGuardedOut(t, make([]float32, n))
 				ops.ExactExp(got, x, m)
 				check()
 				if !sameBits32(got, want) {
@@ -216,7 +216,7 @@ func TestExactDivVariants(t *testing.T) {
 				d := attnVec(r, p, 3, true)
 				want := append([]float32(nil), x...)
 				exactDivGeneric(want, d)
-				got, check := guardedOut(t, x)
+				got, check := attnGuardedOut(t, x)
 				ops.ExactDiv(got, guarded(t, d))
 				check()
 				if !sameBits32(got, want) {
@@ -253,7 +253,7 @@ func TestExactWeightedVariants(t *testing.T) {
 							o := attnVec(r, rows*hd, 1, false)
 							want := append([]float32(nil), o...)
 							exactWeightedGeneric(want, hd, pt, rs, v, ldv)
-							got, check := guardedOut(t, o)
+							got, check := attnGuardedOut(t, o)
 							ops.ExactWeighted(got, hd, guarded(t, pt), rs, guarded(t, v), ldv)
 							check()
 							if !sameBits32(got, want) {
@@ -275,7 +275,7 @@ func TestDotRowsVariants(t *testing.T) {
 				ldk := hd + 7
 				q := attnVec(r, hd, 1, false)
 				k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, false))
-				got, check := guardedOut(t, make([]float32, n))
+				got, check := attnGuardedOut(t, make([]float32, n))
 				ops.DotRows(got, q, k, ldk)
 				check()
 				for j := range got {
@@ -345,7 +345,7 @@ func TestExactSoftmaxVariants(t *testing.T) {
 					scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
 					want := append([]float32(nil), st...)
 					exactSoftmaxGeneric(want, lim, scale)
-					got, check := guardedOut(t, st)
+					got, check := attnGuardedOut(t, st)
 					ops.ExactSoftmax(got, guarded(t, lim), scale)
 					check()
 					if !sameBits32(got, want) {
