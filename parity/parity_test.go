@@ -110,6 +110,13 @@ func ops(t *testing.T) []parityOp {
 					out := make([]float32, n)
 					return out, c.AttentionF16(out, q[:n], kh, vh, sh.shape, opt)
 				}},
+				// TokensFirst q/out and K/V: read in place through strides.
+				parityOp{"Attention-tokens-first/" + mode.String() + "/" + sh.name, mode == sdpa.Exact, func(c spi.Context) ([]float32, error) {
+					out := make([]float32, n)
+					o := opt
+					o.Layout, o.KVLayout = sdpa.TokensFirst, sdpa.TokensFirst
+					return out, c.Attention(out, q[:n], k, v, sh.shape, o)
+				}},
 				// The backend's pinned kernels reach attention: its result
 				// is sdpa's with that variant's kernels (for Fast, other
 				// variants give other bits).
