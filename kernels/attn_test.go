@@ -271,7 +271,7 @@ func TestDotRowsVariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for name, ops := range attnVariants(t) {
 		for _, hd := range []int{1, 16, 20, 64, 128} {
-			for _, n := range []int{0, 1, 3, 4, 5, 13} {
+			for _, n := range []int{0, 1, 3, 4, 5, 13, 16, 17, 40} {
 				ldk := hd + 7
 				q := attnVec(r, hd, 1, false)
 				k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, false))
