@@ -23,7 +23,7 @@ func widenF16Generic(dst []float32, src []quant.F16) {
 }
 
 func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, k, ldk)
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
 	for j := range n {
 		kj := k[j*ldk:][:hd]
 		s := st[j*rs:][:rs]
@@ -58,7 +58,7 @@ func exactDivGeneric(x, d []float32) {
 }
 
 func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, v, ldv)
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
 	for r := range rows {
 		or := o[r*hd:][:hd]
 		for j := range n {
@@ -114,9 +114,55 @@ func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
 }
 
 func dotRowsGeneric(dst, q, k []float32, ldk int) {
-	checkDotRows(dst, q, k, ldk)
+	checkDotRows(dst, q, len(k), ldk)
 	for j := range dst {
 		dst[j] = dotF32Generic(q, k[j*ldk:j*ldk+len(q)])
+	}
+}
+
+func exactScoresF16Generic(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	t := quant.F16Table()
+	for j := range n {
+		kj := k[j*ldk:][:hd]
+		s := st[j*rs:][:rs]
+		for r := range s {
+			var acc float32
+			for d, h := range kj {
+				acc += float32(qt[d*rs+r] * t[h])
+			}
+			s[r] = acc
+		}
+	}
+}
+
+func exactWeightedF16Generic(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	t := quant.F16Table()
+	for r := range rows {
+		or := o[r*hd:][:hd]
+		for j := range n {
+			p := pt[j*rs+r]
+			if p == 0 {
+				continue
+			}
+			vj := v[j*ldv:][:hd]
+			for c, x := range or {
+				or[c] = x + float32(p*t[vj[c]])
+			}
+		}
+	}
+}
+
+func dotRowsF16Generic(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	t := quant.F16Table()
+	row := make([]float32, len(q))
+	for j := range dst {
+		for d, h := range k[j*ldk : j*ldk+len(q)] {
+			row[d] = t[h]
+		}
+		dst[j] = dotF32Generic(q, row)
 	}
 }
 

@@ -22,6 +22,9 @@ var _ = addAMD64(func(variant string, o *Ops) {
 		o.ExactWeighted = exactWeightedAVX512
 		o.DotRows = dotRowsAVX512
 		o.ExactSoftmax = exactSoftmaxAVX512
+		o.ExactScoresF16 = exactScoresF16AVX512
+		o.ExactWeightedF16 = exactWeightedF16AVX512
+		o.DotRowsF16 = dotRowsF16AVX512
 	}
 })
 
@@ -37,7 +40,7 @@ func widenF16AVX512(dst []float32, src []quant.F16) {
 }
 
 func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, k, ldk)
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
 		// One query: one lane per key, sixteen keys at a time.
 		m := n &^ 15
@@ -101,7 +104,7 @@ func exactDivAVX512(x, d []float32) {
 }
 
 func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, v, ldv)
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 {
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
@@ -110,7 +113,7 @@ func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32,
 }
 
 func dotRowsAVX512(dst, q, k []float32, ldk int) {
-	checkDotRows(dst, q, k, ldk)
+	checkDotRows(dst, q, len(k), ldk)
 	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {
 		dotRowsGeneric(dst, q, k, ldk)
 		return
@@ -125,4 +128,37 @@ func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
 		return
 	}
 	amd64.ExactSoftmaxAVX512(&st[0], len(lim), &lim[0], scale, n)
+}
+
+func f16Ptr(x []quant.F16) *uint16 { return (*uint16)(&x[0]) }
+
+func exactScoresF16AVX512(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
+		m := n &^ 15
+		amd64.ExactScoresRowF16AVX512(&st[0], &qt[0], f16Ptr(k), ldk, hd, m)
+		if m < n {
+			exactScoresF16Generic(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
+	exactScoresF16Generic(st, qt, rs, k, ldk)
+}
+
+func exactWeightedF16AVX512(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%16 != 0 || rows == 0 || n == 0 {
+		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedF16AVX512(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n)
+}
+
+func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsF16Generic(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsF16AVX512(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
 }

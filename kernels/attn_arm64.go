@@ -21,7 +21,7 @@ var _ = addARM64(func(variant string, o *Ops) {
 })
 
 func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, k, ldk)
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
 	if rs%4 != 0 || hd%4 != 0 || n == 0 || hd == 0 {
 		exactScoresGeneric(st, qt, rs, k, ldk)
 		return
@@ -30,7 +30,7 @@ func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func exactWeightedNEON(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, v, ldv)
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 {
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
@@ -57,7 +57,7 @@ func exactDivNEON(x, d []float32) {
 }
 
 func dotRowsNEON(dst, q, k []float32, ldk int) {
-	checkDotRows(dst, q, k, ldk)
+	checkDotRows(dst, q, len(k), ldk)
 	hd := len(q)
 	for j := range dst {
 		dst[j] = arm64.DotF32NEON(q, k[j*ldk:j*ldk+hd])

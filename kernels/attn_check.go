@@ -20,12 +20,12 @@ func rowsFit(size, n, w, ld int) bool {
 	return true
 }
 
-func checkScores(st, qt []float32, rs int, k []float32, ldk int) (n, hd int) {
+func checkScores(st, qt []float32, rs int, lenK int, ldk int) (n, hd int) {
 	if rs < 1 || len(st)%rs != 0 || len(qt)%rs != 0 {
 		panic("kernels: ExactScores: rs must be ≥ 1 and divide len(st) and len(qt)")
 	}
 	n, hd = len(st)/rs, len(qt)/rs
-	if !rowsFit(len(k), n, hd, ldk) {
+	if !rowsFit(lenK, n, hd, ldk) {
 		panic("kernels: ExactScores: k is too short for the keys")
 	}
 	return n, hd
@@ -37,19 +37,19 @@ func checkPeriodic(op string, nx, ny, p int) {
 	}
 }
 
-func checkWeighted(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) (rows, n int) {
+func checkWeighted(o []float32, hd int, pt []float32, rs int, lenV int, ldv int) (rows, n int) {
 	if hd < 1 || len(o)%hd != 0 || rs < 1 || len(pt)%rs != 0 {
 		panic("kernels: ExactWeighted: hd must divide len(o) and rs len(pt)")
 	}
 	rows, n = len(o)/hd, len(pt)/rs
-	if rows > rs || !rowsFit(len(v), n, hd, ldv) {
+	if rows > rs || !rowsFit(lenV, n, hd, ldv) {
 		panic("kernels: ExactWeighted: more rows than rs, or v too short for the keys")
 	}
 	return rows, n
 }
 
-func checkDotRows(dst, q, k []float32, ldk int) {
-	if !rowsFit(len(k), len(dst), len(q), ldk) {
+func checkDotRows(dst, q []float32, lenK int, ldk int) {
+	if !rowsFit(lenK, len(dst), len(q), ldk) {
 		panic("kernels: DotRows: k is too short for the keys")
 	}
 }

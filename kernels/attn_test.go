@@ -356,3 +356,89 @@ func TestExactSoftmaxVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestF16KernelsVariants: the binary16 forms give what the float32 forms
+// give on the widened values, for every variant, on random bit patterns
+// (Inf, NaN and subnormals among them) and ordinary values.
+func TestF16KernelsVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	f16s := func(n int, raw bool) []quant.F16 {
+		h := make([]quant.F16, n)
+		for i := range h {
+			if raw && r.IntN(8) == 0 {
+				h[i] = quant.F16(r.Uint32())
+			} else {
+				h[i] = quant.FromFloat32(2*r.Float32() - 1)
+			}
+		}
+		return h
+	}
+	widened := func(h []quant.F16) []float32 {
+		w := make([]float32, len(h))
+		widenF16Generic(w, h)
+		return w
+	}
+	for name, ops := range attnVariants(t) {
+		for _, hd := range []int{5, 16, 64, 80} {
+			for _, n := range []int{0, 1, 15, 16, 33} {
+				for _, raw := range []bool{false, true} {
+					ld := hd + 3*(n%2)
+					kv := f16s(max(0, (n-1)*ld+hd), raw)
+					if n == 0 {
+						kv = nil
+					}
+					kw := widened(kv)
+					k16 := guarded(t, kv)
+					for _, rs := range []int{1, 16} {
+						qt := attnVec(r, hd*rs, 1, false)
+						want := make([]float32, n*rs)
+						ops.ExactScores(want, qt, rs, kw, ld)
+						got, check := attnGuardedOut(t, make([]float32, n*rs))
+						ops.ExactScoresF16(got, qt, rs, k16, ld)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: ExactScoresF16 hd=%d n=%d rs=%d raw=%v differs from ExactScores on the widened K", name, hd, n, rs, raw)
+						}
+						rows := min(rs, 3)
+						pt := attnVec(r, n*rs, 1, false)
+						for i := range pt {
+							if r.IntN(4) == 0 {
+								pt[i] = 0
+							}
+						}
+						o := attnVec(r, rows*hd, 1, false)
+						wantO := append([]float32(nil), o...)
+						ops.ExactWeighted(wantO, hd, pt, rs, kw, ld)
+						gotO, checkO := attnGuardedOut(t, o)
+						ops.ExactWeightedF16(gotO, hd, pt, rs, k16, ld)
+						checkO()
+						if !sameBits32(gotO, wantO) {
+							t.Fatalf("%s: ExactWeightedF16 hd=%d n=%d rs=%d raw=%v differs from ExactWeighted on the widened V", name, hd, n, rs, raw)
+						}
+						// And the generic F16 twins agree with the generic float32 ones.
+						g := make([]float32, n*rs)
+						exactScoresGeneric(g, qt, rs, kw, ld)
+						g16 := make([]float32, n*rs)
+						exactScoresF16Generic(g16, qt, rs, kv, ld)
+						if !sameBits32(g, g16) {
+							t.Fatalf("exactScoresF16Generic differs")
+						}
+					}
+					if !raw {
+						q := attnVec(r, hd, 1, false)
+						want := make([]float32, n)
+						dotRowsGeneric(want, q, kw, ld)
+						got, check := attnGuardedOut(t, make([]float32, n))
+						ops.DotRowsF16(got, q, k16, ld)
+						check()
+						for j := range got {
+							if d := math.Abs(float64(got[j] - want[j])); d > float64(hd)*0x1p-22 {
+								t.Fatalf("%s: DotRowsF16 hd=%d n=%d: dot %d = %g, want %g", name, hd, n, j, got[j], want[j])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

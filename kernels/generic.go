@@ -47,5 +47,9 @@ func genericVariant() Variant {
 		ExactWeighted: exactWeightedGeneric,
 		DotRows:       dotRowsGeneric,
 		ExactSoftmax:  exactSoftmaxGeneric,
+
+		ExactScoresF16:   exactScoresF16Generic,
+		ExactWeightedF16: exactWeightedF16Generic,
+		DotRowsF16:       dotRowsF16Generic,
 	}}
 }

@@ -105,6 +105,13 @@ type Ops struct {
 	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
 	// + len(q) for len(dst) ≥ 1.
 	DotRows func(dst, q, k []float32, ldk int)
+	// ExactScoresF16, ExactWeightedF16 and DotRowsF16 are ExactScores,
+	// ExactWeighted and DotRows with K or V stored as binary16 (ldk, ldv in
+	// elements): the values are widened exactly, so the Exact ones return
+	// what their float32 forms return on the widened K or V.
+	ExactScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)
+	ExactWeightedF16 func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int)
+	DotRowsF16       func(dst, q []float32, k []quant.F16, ldk int)
 }
 
 // opNames lists the Ops fields in declaration order; Info reports on each.

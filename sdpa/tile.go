@@ -59,7 +59,7 @@ func getTileScratch(p *plan) *tileScratch {
 	rs := roundUp(rows, lanePad)
 	nf := hd*rs + n*rs + rows*hd + kvBlock*hd
 	if p.rowWise() {
-		nf = rows*hd + rows*n + rows*hd + rows + kvBlock*hd
+		nf = rows*hd + rows*n + rows*hd + rows
 	}
 	sc, _ := scratchPool.Get().(*tileScratch)
 	if sc == nil {
@@ -230,6 +230,38 @@ func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 
 	}
 }
 
+// rowScores sets s[j] to the score of query row q with key j of the rows
+// at k[off + j·ksJ] (Exact: ExactScores, raw; Fast: DotRows of the
+// pre-scaled query), on K as it is stored: binary16 K goes to the F16
+// kernels, which widen in registers.
+func (p *plan) rowScores(s, q []float32, k any, off int) {
+	switch k := k.(type) {
+	case []float32:
+		if p.mode == Exact {
+			p.ops.ExactScores(s, q, 1, k[off:], p.ksJ)
+		} else {
+			p.ops.DotRows(s, q, k[off:], p.ksJ)
+		}
+	case []quant.F16:
+		if p.mode == Exact {
+			p.ops.ExactScoresF16(s, q, 1, k[off:], p.ksJ)
+		} else {
+			p.ops.DotRowsF16(s, q, k[off:], p.ksJ)
+		}
+	}
+}
+
+// rowWeighted adds Σ_j w[j]·v[off + j·ksJ, :] to o (ExactWeighted or its
+// F16 form).
+func (p *plan) rowWeighted(o, w []float32, v any, off int) {
+	switch v := v.(type) {
+	case []float32:
+		p.ops.ExactWeighted(o, len(o), w, 1, v[off:], p.ksJ)
+	case []quant.F16:
+		p.ops.ExactWeightedF16(o, len(o), w, 1, v[off:], p.ksJ)
+	}
+}
+
 // rowTile computes the rows of unit u one by one, one lane per key: used
 // by Fast for every tile and by Exact for tiles of fewer than
 // exactWideRows rows (decoding). Per block of keys and row: the scores
@@ -250,8 +282,7 @@ func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScra
 	qs, f := f[:rows*hd], f[rows*hd:]
 	S, f := f[:rows*nk], f[rows*nk:]
 	o, f := f[:rows*hd], f[rows*hd:]
-	ls, f := f[:rows], f[rows:]
-	kvBuf := f[:kvBlock*hd]
+	ls := f[:rows]
 	negInf := float32(math.Inf(-1))
 
 	for r := range rows {
@@ -262,14 +293,9 @@ func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScra
 	}
 	for j0 := 0; j0 < n; j0 += kvBlock {
 		j1 := min(j0+kvBlock, n)
-		kb, ld := kvRows(p, k, kv0+j0*p.ksJ, j1-j0, kvBuf)
 		for r := range rows {
 			if je := min(j1, lim[r]); je > j0 {
-				if exact {
-					ops.ExactScores(S[r*nk+j0:r*nk+je], qs[r*hd:(r+1)*hd], 1, kb, ld)
-				} else {
-					ops.DotRows(S[r*nk+j0:r*nk+je], qs[r*hd:(r+1)*hd], kb, ld)
-				}
+				p.rowScores(S[r*nk+j0:r*nk+je], qs[r*hd:(r+1)*hd], k, kv0+j0*p.ksJ)
 			}
 		}
 	}
@@ -334,10 +360,9 @@ func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScra
 	clear(o)
 	for j0 := 0; j0 < n; j0 += kvBlock {
 		j1 := min(j0+kvBlock, n)
-		vb, ld := kvRows(p, v, kv0+j0*p.ksJ, j1-j0, kvBuf)
 		for r := range rows {
 			if je := min(j1, lim[r]); je > j0 {
-				ops.ExactWeighted(o[r*hd:(r+1)*hd], hd, S[r*nk+j0:r*nk+je], 1, vb, ld)
+				p.rowWeighted(o[r*hd:(r+1)*hd], S[r*nk+j0:r*nk+je], v, kv0+j0*p.ksJ)
 			}
 		}
 	}

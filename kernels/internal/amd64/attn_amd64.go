@@ -71,3 +71,21 @@ func ExactSoftmaxAVX512(st *float32, rs int, lim *int32, scale float32, n int)
 //
 //go:noescape
 func ExactScoresRowAVX512(s, q *float32, k *float32, ldk, hd, n int)
+
+// ExactWeightedF16AVX512 is ExactWeightedAVX512 with v binary16 (widened
+// exactly in registers). Twin: exactWeightedF16Generic.
+//
+//go:noescape
+func ExactWeightedF16AVX512(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+
+// DotRowsF16AVX512 is DotRowsAVX512 with k binary16. Twin:
+// dotRowsF16Generic.
+//
+//go:noescape
+func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n int)
+
+// ExactScoresRowF16AVX512 is ExactScoresRowAVX512 with k binary16. Twin:
+// exactScoresF16Generic (rs = 1).
+//
+//go:noescape
+func ExactScoresRowF16AVX512(s, q *float32, k *uint16, ldk, hd, n int)

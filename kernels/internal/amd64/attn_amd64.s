@@ -1061,3 +1061,456 @@ scorerow_block:
 scorerow_done:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// The binary16 forms: the same routines with K or V widened in registers
+// (VCVTPH2PS from memory) instead of loaded as float32. Widening is exact,
+// so each computes what its float32 form computes on the widened values
+// (a NaN input is quieted first, which only changes which NaN a NaN result
+// is). Twins: the generic F16 kernels.
+
+// func ExactWeightedF16AVX512(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+TEXT ·ExactWeightedF16AVX512(SB), NOSPLIT, $0-64
+	MOVQ   o+0(FP), O_O
+	MOVQ   rows+8(FP), O_ROWS
+	MOVQ   hd+16(FP), O_HD4
+	SHLQ   $2, O_HD4
+	MOVQ   pt+24(FP), O_PT
+	MOVQ   rs+32(FP), O_RS4
+	SHLQ   $2, O_RS4
+	MOVQ   v+40(FP), O_V
+	MOVQ   ldv+48(FP), O_LDV
+	SHLQ   $1, O_LDV // binary16: 2 bytes a value
+	MOVQ   n+56(FP), O_N
+	VPXORD O_ZERO, O_ZERO, O_ZERO
+	XORQ   O_C, O_C
+
+weightedf16_chunk:
+	MOVQ O_HD4, AX
+	SUBQ O_C, AX
+	JZ   weightedf16_done
+	CMPQ AX, $256
+	JB   weightedf16_c16
+	XORQ O_R, O_R
+
+weightedf16_c64_rows4:
+	MOVQ    O_ROWS, AX
+	SUBQ    O_R, AX
+	CMPQ    AX, $4
+	JB      weightedf16_c64_rows1
+	MOVQ    O_R, O_OP
+	IMULQ   O_HD4, O_OP
+	ADDQ    O_O, O_OP
+	ADDQ    O_C, O_OP
+	VMOVUPS (O_OP), Z0
+	VMOVUPS 64(O_OP), Z1
+	VMOVUPS 128(O_OP), Z2
+	VMOVUPS 192(O_OP), Z3
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z4
+	VMOVUPS 64(O_OP), Z5
+	VMOVUPS 128(O_OP), Z6
+	VMOVUPS 192(O_OP), Z7
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z8
+	VMOVUPS 64(O_OP), Z9
+	VMOVUPS 128(O_OP), Z10
+	VMOVUPS 192(O_OP), Z11
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z12
+	VMOVUPS 64(O_OP), Z13
+	VMOVUPS 128(O_OP), Z14
+	VMOVUPS 192(O_OP), Z15
+	LEAQ    (O_PT)(O_R*4), O_PP
+	MOVQ    O_C, O_VP
+	SHRQ    $1, O_VP // the column's byte offset in v
+	ADDQ    O_V, O_VP
+	MOVQ    O_N, O_J
+
+	PCALIGN $32
+
+weightedf16_c64_r4_keys:
+	VCVTPH2PS (O_VP), Z16
+	VCVTPH2PS 32(O_VP), Z17
+	VCVTPH2PS 64(O_VP), Z18
+	VCVTPH2PS 96(O_VP), Z19
+	WROW4(0, Z20, K1, Z0, Z1, Z2, Z3)
+	WROW4(4, Z21, K2, Z4, Z5, Z6, Z7)
+	WROW4(8, Z22, K3, Z8, Z9, Z10, Z11)
+	WROW4(12, Z23, K4, Z12, Z13, Z14, Z15)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weightedf16_c64_r4_keys
+
+	VMOVUPS Z15, 192(O_OP)
+	VMOVUPS Z14, 128(O_OP)
+	VMOVUPS Z13, 64(O_OP)
+	VMOVUPS Z12, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z11, 192(O_OP)
+	VMOVUPS Z10, 128(O_OP)
+	VMOVUPS Z9, 64(O_OP)
+	VMOVUPS Z8, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z7, 192(O_OP)
+	VMOVUPS Z6, 128(O_OP)
+	VMOVUPS Z5, 64(O_OP)
+	VMOVUPS Z4, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z3, 192(O_OP)
+	VMOVUPS Z2, 128(O_OP)
+	VMOVUPS Z1, 64(O_OP)
+	VMOVUPS Z0, (O_OP)
+	ADDQ    $4, O_R
+	JMP     weightedf16_c64_rows4
+
+weightedf16_c64_rows1:
+	CMPQ    O_R, O_ROWS
+	JAE     weightedf16_c64_next
+	MOVQ    O_R, O_OP
+	IMULQ   O_HD4, O_OP
+	ADDQ    O_O, O_OP
+	ADDQ    O_C, O_OP
+	VMOVUPS (O_OP), Z0
+	VMOVUPS 64(O_OP), Z1
+	VMOVUPS 128(O_OP), Z2
+	VMOVUPS 192(O_OP), Z3
+	LEAQ    (O_PT)(O_R*4), O_PP
+	MOVQ    O_C, O_VP
+	SHRQ    $1, O_VP // the column's byte offset in v
+	ADDQ    O_V, O_VP
+	MOVQ    O_N, O_J
+
+weightedf16_c64_r1_keys:
+	VCVTPH2PS (O_VP), Z16
+	VCVTPH2PS 32(O_VP), Z17
+	VCVTPH2PS 64(O_VP), Z18
+	VCVTPH2PS 96(O_VP), Z19
+	WROW4(0, Z20, K1, Z0, Z1, Z2, Z3)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weightedf16_c64_r1_keys
+
+	VMOVUPS Z0, (O_OP)
+	VMOVUPS Z1, 64(O_OP)
+	VMOVUPS Z2, 128(O_OP)
+	VMOVUPS Z3, 192(O_OP)
+	INCQ    O_R
+	JMP     weightedf16_c64_rows1
+
+weightedf16_c64_next:
+	ADDQ $256, O_C
+	JMP  weightedf16_chunk
+
+weightedf16_c16:
+	XORQ O_R, O_R
+
+weightedf16_c16_rows4:
+	MOVQ    O_ROWS, AX
+	SUBQ    O_R, AX
+	CMPQ    AX, $4
+	JB      weightedf16_c16_rows1
+	MOVQ    O_R, O_OP
+	IMULQ   O_HD4, O_OP
+	ADDQ    O_O, O_OP
+	ADDQ    O_C, O_OP
+	VMOVUPS (O_OP), Z0
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z4
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z8
+	ADDQ    O_HD4, O_OP
+	VMOVUPS (O_OP), Z12
+	LEAQ    (O_PT)(O_R*4), O_PP
+	MOVQ    O_C, O_VP
+	SHRQ    $1, O_VP // the column's byte offset in v
+	ADDQ    O_V, O_VP
+	MOVQ    O_N, O_J
+
+weightedf16_c16_r4_keys:
+	VCVTPH2PS (O_VP), Z16
+	WROW1(0, Z20, K1, Z0)
+	WROW1(4, Z21, K2, Z4)
+	WROW1(8, Z22, K3, Z8)
+	WROW1(12, Z23, K4, Z12)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weightedf16_c16_r4_keys
+
+	VMOVUPS Z12, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z8, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z4, (O_OP)
+	SUBQ    O_HD4, O_OP
+	VMOVUPS Z0, (O_OP)
+	ADDQ    $4, O_R
+	JMP     weightedf16_c16_rows4
+
+weightedf16_c16_rows1:
+	CMPQ    O_R, O_ROWS
+	JAE     weightedf16_c16_next
+	MOVQ    O_R, O_OP
+	IMULQ   O_HD4, O_OP
+	ADDQ    O_O, O_OP
+	ADDQ    O_C, O_OP
+	VMOVUPS (O_OP), Z0
+	LEAQ    (O_PT)(O_R*4), O_PP
+	MOVQ    O_C, O_VP
+	SHRQ    $1, O_VP // the column's byte offset in v
+	ADDQ    O_V, O_VP
+	MOVQ    O_N, O_J
+
+weightedf16_c16_r1_keys:
+	VCVTPH2PS (O_VP), Z16
+	WROW1(0, Z20, K1, Z0)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weightedf16_c16_r1_keys
+
+	VMOVUPS Z0, (O_OP)
+	INCQ    O_R
+	JMP     weightedf16_c16_rows1
+
+weightedf16_c16_next:
+	ADDQ $64, O_C
+	JMP  weightedf16_chunk
+
+weightedf16_done:
+	VZEROUPPER
+	RET
+
+
+// func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n int)
+TEXT ·DotRowsF16AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), R_DST
+	MOVQ q+8(FP), R_Q
+	MOVQ hd+16(FP), R_HD
+	SHRQ $4, R_HD
+	MOVQ k+24(FP), R_K
+	MOVQ ldk+32(FP), R_LDK
+	SHLQ $1, R_LDK // binary16: 2 bytes a value
+	MOVQ n+40(FP), R_N
+	LEAQ (R_LDK)(R_LDK*2), R_L3
+
+dotrowsf16_keys4:
+	CMPQ   R_N, $4
+	JB     dotrowsf16_keys1
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   R_Q, R_QP
+	MOVQ   R_K, R_KP
+	MOVQ   R_HD, R_D
+
+	PCALIGN $32
+
+dotrowsf16_d4:
+	VMOVUPS     (R_QP), Z16
+	VCVTPH2PS   (R_KP), Z20
+	VCVTPH2PS   (R_KP)(R_LDK*1), Z21
+	VCVTPH2PS   (R_KP)(R_LDK*2), Z22
+	VCVTPH2PS   (R_KP)(R_L3*1), Z23
+	VFMADD231PS Z20, Z16, Z0
+	VFMADD231PS Z21, Z16, Z1
+	VFMADD231PS Z22, Z16, Z2
+	VFMADD231PS Z23, Z16, Z3
+	ADDQ        $64, R_QP
+	ADDQ        $32, R_KP
+	DECQ        R_D
+	JNZ         dotrowsf16_d4
+
+	HSUM4(Z0, Y0, X0)
+	HSUM4(Z1, Y1, X1)
+	HSUM4(Z2, Y2, X2)
+	HSUM4(Z3, Y3, X3)
+	VHADDPS X1, X0, X0
+	VHADDPS X3, X2, X2
+	VHADDPS X2, X0, X0 // the four dots
+	VMOVUPS X0, (R_DST)
+	ADDQ    $16, R_DST
+	LEAQ    (R_K)(R_LDK*4), R_K
+	SUBQ    $4, R_N
+	JMP     dotrowsf16_keys4
+
+dotrowsf16_keys1:
+	TESTQ  R_N, R_N
+	JZ     dotrowsf16_done
+	VPXORD Z0, Z0, Z0
+	MOVQ   R_Q, R_QP
+	MOVQ   R_K, R_KP
+	MOVQ   R_HD, R_D
+
+dotrowsf16_d1:
+	VMOVUPS     (R_QP), Z16
+	VCVTPH2PS   (R_KP), Z20
+	VFMADD231PS Z20, Z16, Z0
+	ADDQ        $64, R_QP
+	ADDQ        $32, R_KP
+	DECQ        R_D
+	JNZ         dotrowsf16_d1
+
+	HSUM4(Z0, Y0, X0)
+	VHADDPS X0, X0, X0
+	VHADDPS X0, X0, X0
+	VMOVSS  X0, (R_DST)
+	ADDQ    $4, R_DST
+	ADDQ    R_LDK, R_K
+	DECQ    R_N
+	JMP     dotrowsf16_keys1
+
+dotrowsf16_done:
+	VZEROUPPER
+	RET
+
+
+// func ExactScoresRowF16AVX512(s, q *float32, k *uint16, ldk, hd, n int)
+TEXT ·ExactScoresRowF16AVX512(SB), NOSPLIT, $0-48
+	MOVQ s+0(FP), Q_S
+	MOVQ q+8(FP), Q_Q
+	MOVQ k+16(FP), Q_K
+	MOVQ ldk+24(FP), Q_LDK
+	SHLQ $1, Q_LDK // binary16: 2 bytes a value
+	MOVQ hd+32(FP), Q_HD
+	SHRQ $4, Q_HD
+	MOVQ n+40(FP), Q_N
+	LEAQ (Q_LDK)(Q_LDK*2), Q_L3
+
+scorerowf16_keys:
+	TESTQ  Q_N, Q_N
+	JZ     scorerowf16_done
+	VPXORD Q_ACC, Q_ACC, Q_ACC
+	MOVQ   Q_K, Q_KP
+	MOVQ   Q_Q, Q_QP
+	MOVQ   Q_HD, Q_D
+
+scorerowf16_block:
+	// Sixteen key rows, d .. d+15.
+	MOVQ    Q_KP, Q_ROW
+	VCVTPH2PS (Q_ROW), Z0
+	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z1
+	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z2
+	VCVTPH2PS (Q_ROW)(Q_L3*1), Z3
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VCVTPH2PS (Q_ROW), Z4
+	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z5
+	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z6
+	VCVTPH2PS (Q_ROW)(Q_L3*1), Z7
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VCVTPH2PS (Q_ROW), Z8
+	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z9
+	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z10
+	VCVTPH2PS (Q_ROW)(Q_L3*1), Z11
+	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
+	VCVTPH2PS (Q_ROW), Z12
+	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z13
+	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z14
+	VCVTPH2PS (Q_ROW)(Q_L3*1), Z15
+
+	// 32-bit interleaves of row pairs: Z16+2i = lo(r2i, r2i+1), Z17+2i = hi.
+	VUNPCKLPS Z1, Z0, Z16
+	VUNPCKHPS Z1, Z0, Z17
+	VUNPCKLPS Z3, Z2, Z18
+	VUNPCKHPS Z3, Z2, Z19
+	VUNPCKLPS Z5, Z4, Z20
+	VUNPCKHPS Z5, Z4, Z21
+	VUNPCKLPS Z7, Z6, Z22
+	VUNPCKHPS Z7, Z6, Z23
+	VUNPCKLPS Z9, Z8, Z24
+	VUNPCKHPS Z9, Z8, Z25
+	VUNPCKLPS Z11, Z10, Z26
+	VUNPCKHPS Z11, Z10, Z27
+	VUNPCKLPS Z13, Z12, Z28
+	VUNPCKHPS Z13, Z12, Z29
+	VUNPCKLPS Z15, Z14, Z30
+	VUNPCKHPS Z15, Z14, Z0
+
+	// 64-bit interleaves: for rows 4g..4g+3, column position m (of each
+	// 128-bit lane) in Z(1+4g+m)... laid out as U[g][m]:
+	//   rows 0-3:  m0 Z1, m1 Z2, m2 Z3, m3 Z4
+	//   rows 4-7:  m0 Z5, m1 Z6, m2 Z7, m3 Z8
+	//   rows 8-11: m0 Z9, m1 Z10, m2 Z11, m3 Z12
+	//   rows 12-15: m0 Z13, m1 Z14, m2 Z15, m3 Z16
+	VUNPCKLPD Z18, Z16, Z1
+	VUNPCKHPD Z18, Z16, Z2
+	VUNPCKLPD Z19, Z17, Z3
+	VUNPCKHPD Z19, Z17, Z4
+	VUNPCKLPD Z22, Z20, Z5
+	VUNPCKHPD Z22, Z20, Z6
+	VUNPCKLPD Z23, Z21, Z7
+	VUNPCKHPD Z23, Z21, Z8
+	VUNPCKLPD Z26, Z24, Z9
+	VUNPCKHPD Z26, Z24, Z10
+	VUNPCKLPD Z27, Z25, Z11
+	VUNPCKHPD Z27, Z25, Z12
+	VUNPCKLPD Z30, Z28, Z13
+	VUNPCKHPD Z30, Z28, Z14
+	VUNPCKLPD Z0, Z29, Z15
+	VUNPCKHPD Z0, Z29, Z16
+
+	// For each m: halves V (lanes 0,1) and W (lanes 2,3) of rows 0-7 and
+	// 8-15, then column c = 4ℓ + m is lane ℓ of each: ℓ = 0, 1 from V
+	// (VSHUFF32X4 $0x88, $0xdd), ℓ = 2, 3 from W.
+	HALVES(Z1, Z5, Z9, Z13, Z17, Z18, Z19, Z20)   // m = 0
+	HALVES(Z2, Z6, Z10, Z14, Z21, Z22, Z23, Z24)  // m = 1
+	HALVES(Z3, Z7, Z11, Z15, Z25, Z26, Z27, Z28)  // m = 2
+	HALVES(Z4, Z8, Z12, Z16, Z29, Z30, Z0, Z1)    // m = 3
+
+	// Columns 0-3 (ℓ = 0): lane 0 of the V halves.
+	VSHUFF32X4 $0x88, Z18, Z17, Z2
+	TSTEP(0, Z2)
+	VSHUFF32X4 $0x88, Z22, Z21, Z2
+	TSTEP(1, Z2)
+	VSHUFF32X4 $0x88, Z26, Z25, Z2
+	TSTEP(2, Z2)
+	VSHUFF32X4 $0x88, Z30, Z29, Z2
+	TSTEP(3, Z2)
+	// Columns 4-7 (ℓ = 1).
+	VSHUFF32X4 $0xdd, Z18, Z17, Z2
+	TSTEP(4, Z2)
+	VSHUFF32X4 $0xdd, Z22, Z21, Z2
+	TSTEP(5, Z2)
+	VSHUFF32X4 $0xdd, Z26, Z25, Z2
+	TSTEP(6, Z2)
+	VSHUFF32X4 $0xdd, Z30, Z29, Z2
+	TSTEP(7, Z2)
+	// Columns 8-11 (ℓ = 2): the W halves.
+	VSHUFF32X4 $0x88, Z20, Z19, Z2
+	TSTEP(8, Z2)
+	VSHUFF32X4 $0x88, Z24, Z23, Z2
+	TSTEP(9, Z2)
+	VSHUFF32X4 $0x88, Z28, Z27, Z2
+	TSTEP(10, Z2)
+	VSHUFF32X4 $0x88, Z1, Z0, Z2
+	TSTEP(11, Z2)
+	// Columns 12-15 (ℓ = 3).
+	VSHUFF32X4 $0xdd, Z20, Z19, Z2
+	TSTEP(12, Z2)
+	VSHUFF32X4 $0xdd, Z24, Z23, Z2
+	TSTEP(13, Z2)
+	VSHUFF32X4 $0xdd, Z28, Z27, Z2
+	TSTEP(14, Z2)
+	VSHUFF32X4 $0xdd, Z1, Z0, Z2
+	TSTEP(15, Z2)
+
+	ADDQ $32, Q_KP
+	ADDQ $64, Q_QP
+	DECQ Q_D
+	JNZ  scorerowf16_block
+
+	VMOVUPS Q_ACC, (Q_S)
+	ADDQ    $64, Q_S
+	SHLQ    $4, Q_LDK
+	ADDQ    Q_LDK, Q_K  // sixteen rows on
+	SHRQ    $4, Q_LDK
+	SUBQ    $16, Q_N
+	JMP     scorerowf16_keys
+
+scorerowf16_done:
+	VZEROUPPER
+	RET
