@@ -2,7 +2,10 @@
 
 package kernels
 
-import "github.com/corelane/corelane/kernels/internal/arm64"
+import (
+	"github.com/corelane/corelane/kernels/internal/arm64"
+	"github.com/corelane/corelane/quant"
+)
 
 // The attention kernels of kernels/internal/arm64 (attn_arm64.s), adapted
 // to Ops; neon and dotprod share them. Every adapter checks its lengths
@@ -17,6 +20,7 @@ var _ = addARM64(func(variant string, o *Ops) {
 		o.ExactWeighted = exactWeightedNEON
 		o.ExactDiv = exactDivNEON
 		o.DotRows = dotRowsNEON
+		o.DotRowsF16 = dotRowsF16NEON
 	}
 })
 
@@ -61,5 +65,24 @@ func dotRowsNEON(dst, q, k []float32, ldk int) {
 	hd := len(q)
 	for j := range dst {
 		dst[j] = arm64.DotF32NEON(q, k[j*ldk:j*ldk+hd])
+	}
+}
+
+// dotRowsF16NEON widens each key row and runs DotF32NEON on it, so that it
+// returns dotRowsNEON's bits on the widened K (AttentionF16 in Fast mode
+// promises Attention's bits on the widened K/V).
+func dotRowsF16NEON(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	hd := len(q)
+	var stack [256]float32
+	row := stack[:0]
+	if hd <= len(stack) {
+		row = stack[:hd]
+	} else {
+		row = make([]float32, hd)
+	}
+	for j := range dst {
+		widenF16Generic(row, k[j*ldk:j*ldk+hd])
+		dst[j] = arm64.DotF32NEON(q, row)
 	}
 }
