@@ -8,25 +8,10 @@ import (
 )
 
 // The attention kernels of kernels/internal/amd64 (attn_amd64.s), adapted
-// to Ops: every adapter checks its lengths (attn_check.go) before the
+// to Ops (register_amd64.go lists them): every adapter checks its lengths (attn_check.go) before the
 // assembly runs, and hands the shapes the assembly does not take (a
 // period, rs or hd that is not a multiple of 16, the last len mod 16
 // values) to the generic twin, which returns the same bits.
-var _ = addAMD64(func(variant string, o *Ops) {
-	switch variant {
-	case "avx512", "avx512vnni":
-		o.WidenF16 = widenF16AVX512
-		o.ExactScores = exactScoresAVX512
-		o.ExactExp = exactExpAVX512
-		o.ExactDiv = exactDivAVX512
-		o.ExactWeighted = exactWeightedAVX512
-		o.DotRows = dotRowsAVX512
-		o.ExactSoftmax = exactSoftmaxAVX512
-		o.ExactScoresF16 = exactScoresF16AVX512
-		o.ExactWeightedF16 = exactWeightedF16AVX512
-		o.DotRowsF16 = dotRowsF16AVX512
-	}
-})
 
 func widenF16AVX512(dst []float32, src []quant.F16) {
 	if len(dst) != len(src) {

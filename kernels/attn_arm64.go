@@ -8,21 +8,11 @@ import (
 )
 
 // The attention kernels of kernels/internal/arm64 (attn_arm64.s), adapted
-// to Ops; neon and dotprod share them. Every adapter checks its lengths
+// to Ops (register_arm64.go lists them); neon and dotprod share them. Every adapter checks its lengths
 // (attn_check.go) before the assembly runs and hands the shapes the
 // assembly does not take to the generic twin, which returns the same bits.
 // DotRows runs the float32 dot kernel key by key (reassociated, as
 // DotF32NEON is).
-var _ = addARM64(func(variant string, o *Ops) {
-	switch variant {
-	case "neon", "dotprod":
-		o.ExactScores = exactScoresNEON
-		o.ExactWeighted = exactWeightedNEON
-		o.ExactDiv = exactDivNEON
-		o.DotRows = dotRowsNEON
-		o.DotRowsF16 = dotRowsF16NEON
-	}
-})
 
 func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)

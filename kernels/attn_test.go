@@ -165,7 +165,7 @@ func TestExactExpVariants(t *testing.T) {
 	for b := uint64(0); b < 1<<32; b += 4099 {
 		xs = append(xs, math.Float32frombits(uint32(b)))
 	}
-	for _, x := range []float32{ExactExpOverflow, math.Nextafter32(ExactExpOverflow, 0), ExactExpUnderflow, math.Nextafter32(ExactExpUnderflow, 0), math.Nextafter32(ExactExpUnderflow, -200), -103.97207, -87.33655, 0, float32(math.Copysign(0, -1))} {
+	for _, x := range []float32{ExpOverflow, math.Nextafter32(ExpOverflow, 0), ExpUnderflow, math.Nextafter32(ExpUnderflow, 0), math.Nextafter32(ExpUnderflow, -200), -103.97207, -87.33655, 0, float32(math.Copysign(0, -1))} {
 		xs = append(xs, x, -x)
 	}
 	xs = xs[:len(xs)/48*48]
@@ -201,7 +201,7 @@ func TestExactExpVariants(t *testing.T) {
 	for _, x := range xs[:1000] {
 		var d [1]float32
 		exactExpGeneric(d[:], []float32{x}, []float32{0})
-		if math.Float32bits(d[0]) != math.Float32bits(ExactExp32(x)) {
+		if math.Float32bits(d[0]) != math.Float32bits(Exp(x)) {
 			t.Fatalf("exactExpGeneric(%g) != ExactExp32", x)
 		}
 	}

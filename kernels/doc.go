@@ -55,6 +55,25 @@
 // accumulators starting at +0. Matrix-vector and matrix-matrix kernels
 // compute every output element with exactly this dot.
 //
+// # Untrusted bytes
+//
+// Weight bytes come from files nobody here wrote, so the contract covers
+// every byte pattern, not only what a quantizer produces: any quant byte
+// (0x80, the int8 −128, included, on either side), any 6-bit scale or min,
+// any Q6_K scale (−128 included), any binary16 scale — subnormal, huge,
+// ±Inf or NaN — and, for activations passed as bytes, any Q8_K scale bits
+// and block sums that need not match the quants. For all of them every
+// variant returns exactly the generic kernel's bits. Non-finite scales are
+// not rejected here; they propagate as the formulas say (an Inf scale times
+// a zero sum is NaN), and a result that is NaN is always the quiet NaN
+// 0x7fc00000, in every variant and for every type: the payload IEEE
+// arithmetic would propagate depends on the order of operands inside each
+// instruction (and a compiler may swap those of a commutative add), which
+// no fixed float order can pin. quant.CheckScales finds non-finite scales
+// when a tensor is loaded, for callers that want to refuse such files.
+// TestRawBytesMatchGeneric and FuzzRawKernels check all of this for every
+// variant.
+//
 // The legacy types (Q4_0, Q5_0 against Q8_0; Q4_1, Q5_1 against Q8_1) have
 // generic kernels only, which follow ggml's generic accumulation order
 // (bit-exact with ggml's generic build).

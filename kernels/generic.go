@@ -26,6 +26,15 @@ func genericVariant() Variant {
 		MatMulQ6K:  matMul(dotQ6KGeneric),
 		MatMulQ8_0: matMul(dotQ8_0Generic),
 
+		MatVecQ4_0: matVec(dotQ4_0Generic),
+		MatVecQ5_0: matVec(dotQ5_0Generic),
+		MatVecQ4_1: matVec(dotQ4_1Generic),
+		MatVecQ5_1: matVec(dotQ5_1Generic),
+		MatMulQ4_0: matMul(dotQ4_0Generic),
+		MatMulQ5_0: matMul(dotQ5_0Generic),
+		MatMulQ4_1: matMul(dotQ4_1Generic),
+		MatMulQ5_1: matMul(dotQ5_1Generic),
+
 		DequantQ4K:  quant.DequantizeRowQ4K,
 		DequantQ5K:  quant.DequantizeRowQ5K,
 		DequantQ6K:  quant.DequantizeRowQ6K,
@@ -33,6 +42,7 @@ func genericVariant() Variant {
 
 		QuantizeQ8K:  func(dst []quant.BlockQ8K, src []float32) { _ = quant.QuantizeRowQ8K(dst, src) },
 		QuantizeQ8_0: func(dst []quant.BlockQ8_0, src []float32) { _ = quant.QuantizeRowQ8_0(dst, src) },
+		QuantizeQ8_1: func(dst []quant.BlockQ8_1, src []float32) { _ = quant.QuantizeRowQ8_1(dst, src) },
 
 		DotF32: dotF32Generic,
 		Axpy:   axpyGeneric,

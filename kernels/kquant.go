@@ -57,7 +57,7 @@ func dotQ4KGeneric(w []quant.BlockQ4K, x []quant.BlockQ8K) float32 {
 		}
 		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
-	return hsum8(&acc) - hsum8(&accm)
+	return canonNaN(hsum8(&acc) - hsum8(&accm))
 }
 
 // dotQ5KGeneric is the reference for every DotQ5K variant (order: package doc).
@@ -91,7 +91,7 @@ func dotQ5KGeneric(w []quant.BlockQ5K, x []quant.BlockQ8K) float32 {
 		}
 		kAccumulate(&acc, &accm, &A, &m, xb, wb.D, wb.DMin)
 	}
-	return hsum8(&acc) - hsum8(&accm)
+	return canonNaN(hsum8(&acc) - hsum8(&accm))
 }
 
 // dotQ6KGeneric is the reference for every DotQ6K variant (order: package doc).
@@ -127,7 +127,7 @@ func dotQ6KGeneric(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
 			acc[l] += float32(dd * float32(A[l]))
 		}
 	}
-	return hsum8(&acc)
+	return canonNaN(hsum8(&acc))
 }
 
 // dotQ8_0Generic is the reference for every DotQ8_0 variant (order: package
@@ -150,7 +150,7 @@ func dotQ8_0Generic(w []quant.BlockQ8_0, x []quant.BlockQ8_0) float32 {
 	for l := range v {
 		v[l] = (acc[0][l] + acc[1][l]) + (acc[2][l] + acc[3][l])
 	}
-	return hsum8(&v)
+	return canonNaN(hsum8(&v))
 }
 
 // matVec and matMul build the row loops from a dot; the generic variant
@@ -164,8 +164,8 @@ func matVec[W, X any](dot func([]W, []X) float32) func(dst []float32, w []W, x [
 	}
 }
 
-func matMul[W, X any](dot func([]W, []X) float32) func(dst []float32, ldd int, w []W, x []X, cols int) {
-	return func(dst []float32, ldd int, w []W, x []X, cols int) {
+func matMul[W, X any](dot func([]W, []X) float32) func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
+	return func(dst []float32, ldd int, w []W, x []X, cols int, _ *Prep) {
 		if cols == 0 {
 			return
 		}

@@ -140,7 +140,7 @@ func TestARM64QuantGuardPages(t *testing.T) {
 		const rows, cols, nb, ldd = 5, 3, 2, 7
 		w, x := guarded(t, randQ4K(r, rows*nb)), guarded(t, randQ8K(r, cols*nb))
 		dst, check := guardedOut(t, (cols-1)*ldd+rows)
-		k.MatMulQ4K(dst, ldd, w, x, cols)
+		k.MatMulQ4K(dst, ldd, w, x, cols, nil)
 		check()
 		for c := 0; c < cols; c++ {
 			for i := 0; i < ldd && c*ldd+i < len(dst); i++ {

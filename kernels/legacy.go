@@ -21,7 +21,7 @@ func dotQ4_0Generic(w []quant.BlockQ4_0, x []quant.BlockQ8_0) float32 {
 		// ggml rounds S·dx before multiplying by dy.
 		sum += float32(float32(float32(s)*w[b].D.Float32()) * x[b].D.Float32())
 	}
-	return sum
+	return canonNaN(sum)
 }
 
 func dotQ5_0Generic(w []quant.BlockQ5_0, x []quant.BlockQ8_0) float32 {
@@ -36,7 +36,7 @@ func dotQ5_0Generic(w []quant.BlockQ5_0, x []quant.BlockQ8_0) float32 {
 		}
 		sum += float32(float32(w[b].D.Float32()*x[b].D.Float32()) * float32(s))
 	}
-	return sum
+	return canonNaN(sum)
 }
 
 func dotQ4_1Generic(w []quant.BlockQ4_1, x []quant.BlockQ8_1) float32 {
@@ -49,7 +49,7 @@ func dotQ4_1Generic(w []quant.BlockQ4_1, x []quant.BlockQ8_1) float32 {
 		t := float32(float32(w[b].D.Float32()*x[b].D.Float32())*float32(s)) + float32(w[b].M.Float32()*x[b].S.Float32())
 		sum += float32(t)
 	}
-	return sum
+	return canonNaN(sum)
 }
 
 func dotQ5_1Generic(w []quant.BlockQ5_1, x []quant.BlockQ8_1) float32 {
@@ -65,5 +65,5 @@ func dotQ5_1Generic(w []quant.BlockQ5_1, x []quant.BlockQ8_1) float32 {
 		t := float32(float32(w[b].D.Float32()*x[b].D.Float32())*float32(s)) + float32(w[b].M.Float32()*x[b].S.Float32())
 		sum += float32(t)
 	}
-	return sum
+	return canonNaN(sum)
 }

@@ -5,35 +5,13 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
 // The Q6_K · Q8_K and Q8_0 · Q8_0 kernels of kernels/internal/amd64, adapted to
 // Ops. Every adapter checks its lengths (a mismatch panics, as an index out
 // of range in the generic kernels would) before any assembly touches memory.
-var _ = addAMD64(func(variant string, o *Ops) {
-	var q80 q80Kernel
-	var q6 q6kKernels
-	switch variant {
-	case "avx2":
-		q80 = amd64.MatVecQ8_0AVX2
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2, mmRows: 1, table: q6kPairSums32}
-	case "avxvnni":
-		q80 = amd64.MatVecQ8_0AVXVNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI, mmRows: 1, table: q6kPairSums32}
-	case "avx512":
-		q80 = amd64.MatVecQ8_0AVX512
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, mmRows: 2, table: q6kPairSums32}
-	case "avx512vnni":
-		q80 = amd64.MatVecQ8_0AVX512VNNI
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, mmRows: 2, table: q6kSeeds32}
-	default:
-		return
-	}
-	o.DotQ8_0, o.MatVecQ8_0, o.MatMulQ8_0 = q80.dot, q80.matVec, q80.matMul
-	o.DotQ6K, o.MatVecQ6K, o.MatMulQ6K = q6.dot, q6.matVec, q6.matMul
-})
+// Which variant gets which kernel is in the amd64 table (register_amd64.go).
 
 // q80Kernel is the signature of the MatVecQ8_0* kernels: dst[r·inc] =
 // dot(row r of w, x) for r < rows, nb blocks a row.
@@ -65,7 +43,7 @@ func (k q80Kernel) matVec(dst []float32, w, x []quant.BlockQ8_0) {
 // (the dot is symmetric, bit for bit), so the kernel's row tile becomes a
 // tile of columns that shares one weight row's signs and scales, and each
 // weight row is read once.
-func (k q80Kernel) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int) {
+func (k q80Kernel) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int, _ *Prep) {
 	rows, nb := matMulShape("MatMulQ8_0", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
@@ -115,7 +93,7 @@ func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
 	}
 	var out float32
 	k.mv(&out, q8Blocks(w), q8Blocks(x), 1, len(x))
-	return out
+	return canonNaN(out)
 }
 
 func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K) {
@@ -126,6 +104,7 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 		return
 	}
 	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	canonNaNs(dst)
 }
 
 // q6kChunkBytes is how many weight bytes matMul lets a chunk of rows hold,
@@ -170,7 +149,7 @@ func q6kSeeds32(t []byte, x []quant.BlockQ8K, nb int) {
 // of four columns per chunk; the rows and columns left over at the edges
 // go through the matvec kernel, one column at a time. The tables of all
 // column groups are prepared first (they depend on the columns only).
-func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int) {
+func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep) {
 	rows, nb := matMulShape("MatMulQ6K", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
@@ -179,10 +158,13 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	tb := q6kTableBytes(nb)
 	var tables []byte
 	if groups > 0 && rows >= k.mmRows {
-		tables = make([]byte, groups*tb)
-		for g := 0; g < groups; g++ {
-			k.table(tables[g*tb:(g+1)*tb], x[4*g*nb:], nb)
-		}
+		var release func()
+		tables, release = prep.bytes(groups*tb, func(t []byte) {
+			for g := 0; g < groups; g++ {
+				k.table(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+			}
+		})
+		defer release()
 	}
 	chunk := max(k.mmRows, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{})))/k.mmRows*k.mmRows)
 	for r0 := 0; r0 < rows; r0 += chunk {
@@ -203,4 +185,5 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 			k.mv(&dst[c*ldd+r0], q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), n, nb)
 		}
 	}
+	canonNaNCols(dst, ldd, rows, cols)
 }

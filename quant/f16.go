@@ -69,11 +69,19 @@ func f32ToF16Bits(b uint32) uint16 {
 	return sign | uint16(h)
 }
 
-// F16Table returns the float32 value of every binary16 bit pattern:
-// F16Table()[h] == h.Float32() bit for bit. The 256 KiB table is built on
-// first use; a lookup is several times faster than converting the bits, and
-// it stays in L2, so conversion loops over many values should use it.
-func F16Table() *[1 << 16]float32 { return f16Table() }
+// F16Lookup is a read-only view of the table of the float32 value of
+// every binary16 bit pattern: F16Table().At(h) == h.Float32() bit for bit.
+// The table is shared by the whole process and cannot be written through
+// the view. At inlines to one load; a lookup is several times faster than
+// converting the bits, and the 256 KiB table stays in L2, so conversion
+// loops over many values should use it.
+type F16Lookup struct{ t *[1 << 16]float32 }
+
+// At returns the float32 value of h.
+func (l F16Lookup) At(h F16) float32 { return l.t[h] }
+
+// F16Table returns the view of the binary16 table, built on first use.
+func F16Table() F16Lookup { return F16Lookup{f16Table()} }
 
 var f16Table = sync.OnceValue(func() *[1 << 16]float32 {
 	t := new([1 << 16]float32)

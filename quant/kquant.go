@@ -112,7 +112,7 @@ func quantizeKScaleMin(x *[QK_K]float32, L *[QK_K]uint8, nmax int32, rmin float3
 		if dj == 0 {
 			continue
 		}
-		dm := dminf * float32(m)
+		dm := float32(dminf * float32(m)) // rounded on its own: v+dm must not fuse with it
 		for l, v := range x[32*j : 32*j+32] {
 			L[32*j+l] = uint8(min(nmax, max(0, nearestInt((v+dm)/dj))))
 		}

@@ -1,8 +1,11 @@
 package sched_test
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/corelane/corelane/sched"
 )
@@ -90,14 +93,90 @@ func ExampleParseSchedule() {
 	// sched: bad loop schedule: unknown kind "fastest" (want static, dynamic, guided or workstealing)
 }
 
-// TryRange stops starting new ranges after the first error and returns it.
+// TryRange returns the error of the lowest failing range, whatever order
+// the ranges ran in: a body that checks its indices in order makes that the
+// error of the lowest failing index under every schedule.
 func ExampleTryRange() {
-	err := sched.TryRange(sched.Sequential, 100, 10, func(start, end int) error {
-		if end > 50 {
-			return fmt.Errorf("range [%d,%d) failed", start, end)
+	check := func(start, end int) error {
+		for i := start; i < end; i++ {
+			if i%30 == 29 {
+				return fmt.Errorf("index %d failed", i)
+			}
 		}
 		return nil
+	}
+	fmt.Println(sched.TryRange(sched.Sequential, 100, 10, check))
+	fmt.Println(sched.TryRange(sched.Shuffle(7, 4), 100, 10, check))
+	// Output:
+	// index 29 failed
+	// index 29 failed
+}
+
+// Shuffle runs the chunks of a region one after another in a seeded
+// order: a test schedule under which an order-dependent result changes
+// reproducibly.
+func ExampleShuffle() {
+	s := sched.Shuffle(1, 2)
+	var order []int
+	s.ForRange(40, 10, func(start, end int) { order = append(order, start) })
+	fmt.Println(len(order), s.Name())
+	// Output: 4 shuffle(2,seed 1)
+}
+
+// A panic in a body reaches the caller as a *PanicError, which keeps the
+// panicking goroutine's stack and unwraps to the value.
+func ExamplePanicError() {
+	p, err := sched.NewPool(sched.WithWorkers(2))
+	if err != nil {
+		panic(err)
+	}
+	defer p.Close()
+	errBad := errors.New("bad row")
+	defer func() {
+		pe := recover().(*sched.PanicError)
+		fmt.Println(errors.Is(pe, errBad), strings.Contains(string(pe.Stack), "ExamplePanicError"))
+	}()
+	p.ForRange(1000, 10, func(start, end int) {
+		if start <= 500 && 500 < end {
+			panic(errBad)
+		}
 	})
-	fmt.Println(err)
-	// Output: range [0,100) failed
+	// Output: true true
+}
+
+// Traced shows an engine what happened to its own regions on a pool it
+// shares (typically Hardware): here a region that could not have the cores
+// because it was nested in a body of another pool's region.
+func ExampleTraced() {
+	outer, err := sched.NewPool(sched.WithWorkers(2), sched.WithOversubscribe(), sched.WithPinning(false))
+	if err != nil {
+		panic(err)
+	}
+	defer outer.Close()
+	shared, err := sched.NewPool(sched.WithWorkers(2), sched.WithOversubscribe(), sched.WithPinning(false))
+	if err != nil {
+		panic(err)
+	}
+	defer shared.Close()
+	mine := sched.Traced(shared, func(e sched.Event) {
+		if d, ok := e.(sched.Downgraded); ok && d.What == "region" {
+			fmt.Printf("ran inline: %d tasks wanted\n", d.Requested)
+		}
+	})
+	outer.ForEach(2, 1, func(i int) {
+		if i == 0 {
+			mine.ForRange(1000, 1, func(start, end int) {})
+		}
+	})
+	// Output: ran inline: 2 tasks wanted
+}
+
+// ConfigureHardware sets the shared pool's options. Call it first thing in
+// main: once anything has used the pool, it is an error.
+func ExampleConfigureHardware() {
+	_ = sched.ConfigureHardware(sched.WithSpin(50 * time.Microsecond)) // nil before the first use
+	h := sched.Hardware()
+	err := sched.ConfigureHardware(sched.WithSpin(0))
+	fmt.Println(errors.Is(err, sched.ErrHardwareStarted), h.Parallelism() >= 1)
+	// Output: true true
 }

@@ -22,7 +22,7 @@ func newTestPool(t testing.TB, n int, opts ...Option) *Pool {
 	}
 	base := []Option{WithWorkers(n), WithSpin(testSpin)}
 	if n > runtime.GOMAXPROCS(0) {
-		base = append(base, withOversubscribe(), WithPinning(false))
+		base = append(base, WithOversubscribe(), WithPinning(false))
 	}
 	p, err := NewPool(append(base, opts...)...)
 	if err != nil {
@@ -171,3 +171,10 @@ func (e *events) downgrades() []Downgraded {
 }
 
 func newSeeded(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }
+
+// isPanicOf reports whether v, recovered from a region, is a *PanicError
+// of want.
+func isPanicOf(v, want any) bool {
+	pe, ok := v.(*PanicError)
+	return ok && pe.Value == want
+}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"time"
 )
 
 // LoopScheduler hands out the pieces of a loop to threads, as in DotMP.
@@ -34,12 +33,19 @@ var ErrSchedule = errors.New("sched: bad loop schedule")
 
 // For runs body(i) for every i in [start, end) in the pieces ls hands out,
 // on up to Parallelism() threads (fewer when there are fewer pieces of chunk
-// indices). The calling goroutine is thread 0. A loop of one piece, or one
-// entered while the pool is busy or closed, runs inline with LoopInit(start,
-// end, 1, chunk). A chunk below 1 is an error (ErrChunk), as is a nil ls;
+// indices). The calling goroutine is thread 0, and claims pieces as any
+// thread does; pieces meant for a helper that has not started when the
+// caller runs out are claimed by the caller under that helper's thread id.
+// A loop of one piece, or one entered while the pool is closed or any
+// pool's region holds the cores, runs inline with LoopInit(start, end, 1,
+// chunk). A chunk below 1 is an error (ErrChunk), as is a nil ls;
 // start >= end is an empty loop. A panic in body is re-raised as for
-// ForRange, not returned.
+// ForRange (a *PanicError), not returned.
 func (p *Pool) For(start, end int, ls LoopScheduler, chunk int, body func(i int)) error {
+	return p.loop(start, end, ls, chunk, body, nil)
+}
+
+func (p *Pool) loop(start, end int, ls LoopScheduler, chunk int, body func(i int), extra func(Event)) error {
 	if chunk < 1 {
 		return fmt.Errorf("sched: For(%d, %d, %s, chunk %d): %w", start, end, schedulerName(ls), chunk, ErrChunk)
 	}
@@ -53,22 +59,39 @@ func (p *Pool) For(start, end int, ls LoopScheduler, chunk int, body func(i int)
 	if pieces := makeSpan(start, end, uint64(chunk)).pieces; pieces < uint64(tasks) {
 		tasks = int(pieces)
 	}
-	if tasks == 1 || !p.tryAcquire() {
-		if p.sink != nil {
-			t0 := time.Now()
-			n := drain(ls, start, end, chunk, body)
-			p.sink(Region{Pool: p.name, Name: "For(" + schedulerName(ls) + ")", Inline: true,
-				Tasks: 1, Chunks: n, CallerChunks: n, Wall: time.Since(t0)})
-		} else {
-			drain(ls, start, end, chunk, body)
-		}
+	var name string // for events only
+	if p.sink != nil || extra != nil {
+		name = "For(" + schedulerName(ls) + ")"
+	}
+	all := func() int { return drain(ls, start, end, chunk, body) }
+	if tasks == 1 {
+		p.inline(name, 1, nil, extra, all)
+		return nil
+	}
+	if ok, holder := p.acquire(); !ok {
+		p.inline(name, tasks, holder, extra, all)
 		return nil
 	}
 	r := &p.reg
 	r.kind, r.ls, r.each = kindLoop, ls, body
-	ls.LoopInit(start, end, tasks, chunk)
-	p.run(r, tasks)
+	p.loopInit(r, start, end, tasks, chunk)
+	p.run(r, tasks, extra)
 	return nil
+}
+
+// loopInit calls LoopInit for a region holding the machine; if it panics
+// (it is the caller's code), the machine is released before the panic
+// goes on, so later regions are not kept inline.
+func (p *Pool) loopInit(r *region, start, end, tasks, chunk int) {
+	ok := false
+	defer func() {
+		if !ok {
+			r.ls, r.each = nil, nil
+			p.release()
+		}
+	}()
+	r.ls.LoopInit(start, end, tasks, chunk)
+	ok = true
 }
 
 // drain runs a whole loop as thread 0 of 1 and returns how many pieces ran.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,17 +29,22 @@ var ErrShared = errors.New("sched: the shared Hardware pool cannot be closed")
 // goroutines, each locked to its own OS thread and pinned to its own
 // physical core. *Pool implements Schedule.
 //
-// One region runs on the workers at a time. A region that finds the workers
-// held by another region — a region nested in a body, or one of many
-// goroutines calling at once — runs inline on its calling goroutine, so
-// regions never wait for each other and never deadlock. Regions may be
-// entered from any number of goroutines at once.
+// One parallel region runs in the process at a time, whatever pool it is
+// on: every pool pins its helpers to the same physical cores, so a second
+// region in parallel would only oversubscribe them. A region that finds the
+// cores held by another region — a region nested in a body (on this pool or
+// any other, Hardware included), or one of many goroutines calling at once —
+// runs inline on its calling goroutine, so regions never wait for each other
+// and never deadlock, and reports a Downgraded event (What "region") to the
+// sinks. Regions may be entered from any number of goroutines at once.
 //
 // Chunks are claimed from a shared queue with one atomic add per claim. The
-// caller runs chunks too: it posts the region to the helpers it wants, claims
-// chunks until the queue is empty, takes back every helper that has not
-// joined yet (running that helper's share itself), and only then waits for
-// the chunks the joined helpers are running.
+// caller runs chunks too: it posts the region to the helpers it wants, then
+// claims chunks (any of them, not necessarily the first) until the queue is
+// empty, then joins only chunks already running. A helper that has not
+// joined by then is taken back (under a loop scheduler the caller claims
+// the pieces meant for that helper's thread id), so the region completes
+// even if no helper ever starts.
 //
 // Idle workers spin for the spin window (WithSpin, DefaultSpin), checking
 // only their own mailbox, then park on a channel, so an idle pool uses no
@@ -53,10 +59,11 @@ type Pool struct {
 	downgrades []Downgraded
 	workers    []*worker // seat i+1; seat 0 is the calling goroutine
 	joinHook   func(seat int)
+	joinWait   time.Duration
 	pin        func(cpu int) error
 
 	_       cacheLinePad
-	busy    atomic.Bool // held by the region on the workers, and forever after Close
+	closed  atomic.Bool // Close has been called: regions run inline
 	_       cacheLinePad
 	waiting atomic.Bool   // the caller sleeps on done until pending reaches 0
 	done    chan struct{} // capacity 1
@@ -97,7 +104,7 @@ const (
 // region is one parallel region. Everything a claim touches — the counter,
 // the stop flag, the helper count and the read-only description of the work
 // (written by the caller before the region is posted) — shares one padded
-// group of 56 bytes, so a helper that joins pulls one or two cache lines
+// group of 64 bytes, so a helper that joins pulls one or two cache lines
 // instead of one per field.
 type region struct {
 	_       cacheLinePad
@@ -105,22 +112,80 @@ type region struct {
 	pending atomic.Int32 // posted helpers neither finished nor taken back
 	stop    atomic.Bool  // a body panicked: claim nothing more
 	kind    regionKind
-	n       int
-	chunk   int
-	nchunks int64
-	body    func(start, end int)
-	each    func(i int)
-	_       cacheLinePad
+	// traced: a sink wants this region's events, so helpers count their
+	// chunks. waitClaim (WithJoinWait): a helper reports its first claim
+	// in claimed. Both fill padding before n: the group stays 64 bytes.
+	traced    bool
+	waitClaim bool
+	n         int
+	chunk     int
+	nchunks   int64
+	body      func(start, end int)
+	each      func(i int)
+	_         cacheLinePad
 
+	claimed      atomic.Bool // a helper has claimed a chunk (waitClaim only)
+	extra        func(Event) // a Traced view's sink for this region, or nil
 	ls           LoopScheduler
-	workerChunks atomic.Int64 // chunks run by helpers, counted with a sink only
+	workerChunks atomic.Int64 // chunks run by helpers, counted when traced
 	mu           sync.Mutex
 	failed       bool
-	failure      any
+	failure      *PanicError
 }
 
-// Goexit is what a region re-raises when a body called runtime.Goexit (for
-// example t.FailNow): a region cannot carry a Goexit across goroutines.
+// machine is held by the one parallel region of the process (see Pool):
+// owner is the pool running it, or nil.
+var machine struct {
+	_     cacheLinePad
+	owner atomic.Pointer[Pool]
+	_     cacheLinePad
+}
+
+// PanicError is what a Pool region re-raises when a body panics: the
+// panic's value and the stack of the goroutine that panicked, taken while
+// it was still unwinding, so the body's frames are not lost when the panic
+// crosses from a helper to the caller. Its Error method prints both, so an
+// unrecovered re-raised panic shows the body's frames.
+//
+// Every panic that leaves a Pool region is a *PanicError, whether the body
+// ran on a helper or on the caller, in a parallel region or an inline one
+// (a busy pool runs a region inline, so anything else would make the
+// panic's type depend on timing); a region nested in a body passes the
+// inner *PanicError on unchanged. Sequential, a plain call, lets panics
+// through as they are.
+type PanicError struct {
+	Value any    // the value the body panicked with; Goexit{} if it called runtime.Goexit
+	Stack []byte // the panicking goroutine's stack at the panic (runtime/debug.Stack)
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("%v\n\nsched: re-raised by the region; the body panicked in:\n%s", e.Value, e.Stack)
+}
+
+// Unwrap returns Value if it is an error (so errors.Is and errors.As see
+// through a PanicError), else nil.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// newPanicError wraps v, recovered in a deferred call while the panicking
+// goroutine is still unwinding (nil: a runtime.Goexit), with that
+// goroutine's stack. A *PanicError from a nested region is kept as it is.
+func newPanicError(v any) *PanicError {
+	if pe, ok := v.(*PanicError); ok {
+		return pe
+	}
+	if v == nil {
+		v = Goexit{}
+	}
+	return &PanicError{Value: v, Stack: debug.Stack()}
+}
+
+// Goexit is the Value of the PanicError a parallel region re-raises when a
+// body called runtime.Goexit (for example t.FailNow): a region cannot carry
+// a Goexit across goroutines. (In an inline region the Goexit proceeds as
+// usual.)
 type Goexit struct{}
 
 func (Goexit) Error() string {
@@ -134,7 +199,7 @@ func (r *region) work(seat int) (chunks int) {
 	ok := false
 	defer func() {
 		if !ok {
-			r.fail(recover())
+			r.fail(newPanicError(recover()))
 		}
 	}()
 	if r.kind == kindLoop {
@@ -144,6 +209,9 @@ func (r *region) work(seat int) (chunks int) {
 				break
 			}
 			chunks++
+			if r.waitClaim && seat != 0 {
+				r.claimed.Store(true)
+			}
 			for i := s; i < e; i++ {
 				r.each(i)
 			}
@@ -157,6 +225,9 @@ func (r *region) work(seat int) (chunks int) {
 			break
 		}
 		chunks++
+		if r.waitClaim && seat != 0 {
+			r.claimed.Store(true)
+		}
 		lo := int(k) * r.chunk // k < nchunks, so lo <= n-1: no overflow
 		hi := r.n
 		if hi-lo > r.chunk {
@@ -174,11 +245,8 @@ func (r *region) work(seat int) (chunks int) {
 	return chunks
 }
 
-// fail records the first panic (nil: a Goexit) and stops further claims.
-func (r *region) fail(v any) {
-	if v == nil {
-		v = Goexit{}
-	}
+// fail records the first panic and stops further claims.
+func (r *region) fail(v *PanicError) {
 	r.mu.Lock()
 	if !r.failed {
 		r.failed, r.failure = true, v
@@ -196,6 +264,7 @@ type config struct {
 	spin     time.Duration
 	sink     func(Event)
 	joinHook func(seat int)
+	joinWait time.Duration
 	pinFunc  func(cpu int) error
 	// oversubscribe is for tests: start every requested worker, even past
 	// the usable cores, so the engine runs with many helpers on any machine.
@@ -236,9 +305,11 @@ func WithSpin(d time.Duration) Option {
 }
 
 // WithTrace attaches a sink that receives the pool's Downgraded events
-// (before NewPool returns) and a Region event for every region. The sink is
-// called synchronously from the goroutines that run regions, possibly
-// several at once, so it must be quick and safe for concurrent use.
+// (before NewPool returns), a Region event for every region, and a
+// Downgraded event (What "region") for every region that asked for several
+// tasks but ran inline because the cores were busy or the pool closed. The
+// sink is called synchronously from the goroutines that run regions,
+// possibly several at once, so it must be quick and safe for concurrent use.
 func WithTrace(sink func(Event)) Option {
 	return func(c *config) error { c.sink = sink; return nil }
 }
@@ -249,9 +320,33 @@ func withJoinHook(f func(seat int)) Option {
 	return func(c *config) error { c.joinHook = f; return nil }
 }
 
-// withOversubscribe is for tests: see config.oversubscribe.
-func withOversubscribe() Option {
+// WithOversubscribe is for tests and verification: NewPool starts every
+// worker WithWorkers asks for, even past the usable physical cores, and
+// reports no Downgraded event for it. Helpers past the cores share them,
+// so such a pool is slower, never faster; it exists so that a test on a
+// small machine (one core, GOMAXPROCS=1) can still run regions with many
+// helpers and real concurrency. Combine it with WithPinning(false): the
+// helpers past the cores cannot be pinned, which is reported.
+func WithOversubscribe() Option {
 	return func(c *config) error { c.oversubscribe = true; return nil }
+}
+
+// WithJoinWait is for tests and verification: after posting a parallel
+// region to its helpers, the caller waits up to d for a helper to claim a
+// chunk before it claims any itself.
+// Without it a region of a few microseconds is often over before a helper
+// arrives, above all on a loaded machine, so a test would see helpers run
+// chunks only by luck. The completion guarantee is unchanged: after d the
+// caller goes on alone. It only delays the caller; every region pays for
+// it, so never use it for speed.
+func WithJoinWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("sched: WithJoinWait(%v): negative", d)
+		}
+		c.joinWait = d
+		return nil
+	}
 }
 
 // withPinFunc is for tests: f replaces the platform's pinning call.
@@ -259,27 +354,66 @@ func withPinFunc(f func(cpu int) error) Option {
 	return func(c *config) error { c.pinFunc = f; return nil }
 }
 
+// ErrHardwareStarted is returned by ConfigureHardware once the shared pool
+// is running.
+var ErrHardwareStarted = errors.New("sched: the shared Hardware pool is already running")
+
 var hardware struct {
-	once sync.Once
-	pool *Pool
+	mu   sync.Mutex
+	opts []Option
+	pool atomic.Pointer[Pool]
 }
 
-// Hardware returns the process's shared pool: one worker per physical core
-// this process may use (its affinity mask and GOMAXPROCS respected, SMT
-// siblings skipped), the calling goroutine being one of them, helpers pinned.
-// Where the target has no threads (wasm) it runs everything inline, and
-// where pinning is unsupported or refused its helpers run unpinned; both are
-// reported by Downgrades and by Name. Close on it returns ErrShared.
-func Hardware() *Pool {
-	hardware.once.Do(func() {
-		p, err := NewPool()
-		if err != nil {
-			panic(err) // no option was given, so nothing can be invalid
+// ConfigureHardware sets the options the shared Hardware pool starts with
+// (WithWorkers, WithPinning, WithSpin, WithTrace, ...): the pool starts on
+// the first call of Hardware, by any package, with the options of the last
+// ConfigureHardware before it. Invalid options are an error, and so is a
+// call after the pool has started (ErrHardwareStarted, naming the running
+// pool): call it first thing in main, before anything that may use the
+// pool. A WithTrace sink given here receives the pool's Downgraded events
+// when it starts and the events of every region on it; an engine that only
+// wants the events of its own ops uses Traced instead.
+func ConfigureHardware(opts ...Option) error {
+	var cfg config
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return fmt.Errorf("sched: ConfigureHardware: %w", err)
 		}
-		p.shared = true
-		hardware.pool = p
-	})
-	return hardware.pool
+	}
+	hardware.mu.Lock()
+	defer hardware.mu.Unlock()
+	if p := hardware.pool.Load(); p != nil {
+		return fmt.Errorf("sched: ConfigureHardware: %w as %s", ErrHardwareStarted, p.Name())
+	}
+	hardware.opts = append([]Option(nil), opts...)
+	return nil
+}
+
+// Hardware returns the process's shared pool: by default one worker per
+// physical core this process may use (its affinity mask and GOMAXPROCS
+// respected, SMT siblings skipped), the calling goroutine being one of
+// them, helpers pinned, idle workers spinning DefaultSpin; ConfigureHardware
+// changes that before the first call. Where the target has no threads
+// (wasm) it runs everything inline, and where pinning is unsupported or
+// refused its helpers run unpinned; both are reported by Downgrades, by
+// Name, and to a ConfigureHardware WithTrace sink. Close on it returns
+// ErrShared.
+func Hardware() *Pool {
+	if p := hardware.pool.Load(); p != nil {
+		return p
+	}
+	hardware.mu.Lock()
+	defer hardware.mu.Unlock()
+	if p := hardware.pool.Load(); p != nil {
+		return p
+	}
+	p, err := NewPool(hardware.opts...)
+	if err != nil {
+		panic(err) // ConfigureHardware checked the options
+	}
+	p.shared = true
+	hardware.pool.Store(p)
+	return p
 }
 
 // NewPool starts a dedicated pool. By default it has one worker per usable
@@ -298,7 +432,7 @@ func NewPool(opts ...Option) (*Pool, error) {
 }
 
 func newPool(cfg config, topo topology) *Pool {
-	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, pin: cfg.pinFunc,
+	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, joinWait: cfg.joinWait, pin: cfg.pinFunc,
 		done: make(chan struct{}, 1)}
 	var downs []Downgraded
 	cores, capped := usableCores(topo)
@@ -447,7 +581,7 @@ func (p *Pool) serve(w *worker, ready chan<- *worker) {
 func (p *Pool) help(r *region, seat int) {
 	defer p.leave(r)
 	n := r.work(seat)
-	if p.sink != nil {
+	if r.traced {
 		r.workerChunks.Add(int64(n))
 	}
 }
@@ -523,8 +657,13 @@ func (p *Pool) Parallelism() int { return p.par }
 // "pool(1)", or "pool(1,sequential: <why>)" where there are no threads.
 func (p *Pool) Name() string { return p.name }
 
-// Downgrades returns the requests this pool could not honour in full, the
-// same events WithTrace received when the pool started.
+// Spin returns how long the pool's idle workers spin before parking
+// (WithSpin, DefaultSpin).
+func (p *Pool) Spin() time.Duration { return p.spin }
+
+// Downgrades returns the requests this pool could not honour in full when
+// it started, the same events WithTrace received then. (The regions that
+// ran inline because the cores were busy are reported to the sinks only.)
 func (p *Pool) Downgrades() []Downgraded { return append([]Downgraded(nil), p.downgrades...) }
 
 // Close stops and joins the helpers, after the region running on them (if
@@ -536,7 +675,10 @@ func (p *Pool) Close() error {
 		return ErrShared
 	}
 	p.close.Do(func() {
-		for !p.tryAcquire() {
+		// A region that took the machine before it saw closed is running
+		// or about to release it; one that takes it later sees closed.
+		p.closed.Store(true)
+		for machine.owner.Load() == p {
 			time.Sleep(20 * time.Microsecond)
 		}
 		for _, w := range p.workers {
@@ -551,9 +693,29 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-func (p *Pool) tryAcquire() bool {
-	return !p.busy.Load() && p.busy.CompareAndSwap(false, true)
+// acquire takes the machine for a parallel region of p. When it fails it
+// returns the pool whose region holds it (p itself when p is closed; nil
+// when that region has just finished). One compare-and-swap, as a
+// per-pool flag would cost: the machine token is also what makes the
+// pool's own regions one at a time.
+func (p *Pool) acquire() (ok bool, holder *Pool) {
+	if p.closed.Load() {
+		return false, p
+	}
+	if machine.owner.Load() != nil || !machine.owner.CompareAndSwap(nil, p) {
+		return false, machine.owner.Load()
+	}
+	// Close stores closed, then loads the owner; we stored the owner,
+	// now load closed: one of us sees the other.
+	if p.closed.Load() {
+		machine.owner.Store(nil)
+		return false, p
+	}
+	return true, nil
 }
+
+// release gives back what acquire took.
+func (p *Pool) release() { machine.owner.Store(nil) }
 
 // chunksPerTask over-splits a ForRange region so that a helper that joins
 // late, or a core taken by another process, costs at most a quarter of a
@@ -571,15 +733,30 @@ func splitRange(n, grain, tasks int) (chunk, count int) {
 
 // ForRange calls body over disjoint non-empty ranges covering [0, n), each
 // at least grain long except possibly the last. A region of one task
-// (n <= grain, or Parallelism 1), or one entered while the pool is busy or
-// closed, calls body(0, n) once on the calling goroutine.
+// (n <= grain, or Parallelism 1), or one entered while the pool is closed
+// or any pool's region holds the cores, calls body(0, n) once on the
+// calling goroutine. A panic in body is re-raised as a *PanicError.
 func (p *Pool) ForRange(n, grain int, body func(start, end int)) {
+	p.forRange(n, grain, body, nil)
+}
+
+// ForEach calls body(i) once for every i in [0, count), with at least
+// minPerTask indices per task; see ForRange for how it is split.
+func (p *Pool) ForEach(count, minPerTask int, body func(i int)) {
+	p.forEach(count, minPerTask, body, nil)
+}
+
+func (p *Pool) forRange(n, grain int, body func(start, end int), extra func(Event)) {
 	if n <= 0 {
 		return
 	}
 	tasks := TasksFor(n, grain, p.par)
-	if tasks == 1 || !p.tryAcquire() {
-		p.inline("ForRange", func() { body(0, n) })
+	if tasks == 1 {
+		p.inline("ForRange", 1, nil, extra, func() int { body(0, n); return 1 })
+		return
+	}
+	if ok, holder := p.acquire(); !ok {
+		p.inline("ForRange", tasks, holder, extra, func() int { body(0, n); return 1 })
 		return
 	}
 	r := &p.reg
@@ -587,22 +764,26 @@ func (p *Pool) ForRange(n, grain int, body func(start, end int)) {
 	chunk, count := splitRange(n, grain, tasks)
 	r.chunk, r.nchunks = chunk, int64(count)
 	r.next.Store(0)
-	p.run(r, tasks)
+	p.run(r, tasks, extra)
 }
 
-// ForEach calls body(i) once for every i in [0, count), with at least
-// minPerTask indices per task; see ForRange for how it is split.
-func (p *Pool) ForEach(count, minPerTask int, body func(i int)) {
+func (p *Pool) forEach(count, minPerTask int, body func(i int), extra func(Event)) {
 	if count <= 0 {
 		return
 	}
+	all := func() int {
+		for i := 0; i < count; i++ {
+			body(i)
+		}
+		return 1
+	}
 	tasks := TasksFor(count, minPerTask, p.par)
-	if tasks == 1 || !p.tryAcquire() {
-		p.inline("ForEach", func() {
-			for i := 0; i < count; i++ {
-				body(i)
-			}
-		})
+	if tasks == 1 {
+		p.inline("ForEach", 1, nil, extra, all)
+		return
+	}
+	if ok, holder := p.acquire(); !ok {
+		p.inline("ForEach", tasks, holder, extra, all)
 		return
 	}
 	r := &p.reg
@@ -610,33 +791,83 @@ func (p *Pool) ForEach(count, minPerTask int, body func(i int)) {
 	chunk, chunks := splitRange(count, minPerTask, tasks)
 	r.chunk, r.nchunks = chunk, int64(chunks)
 	r.next.Store(0)
-	p.run(r, tasks)
+	p.run(r, tasks, extra)
 }
 
-// inline runs f as a one-task region, reporting it when a sink is attached.
-func (p *Pool) inline(name string, f func()) {
-	if p.sink == nil {
+// emit sends e to the pool's sink and to extra, when they are set.
+func (p *Pool) emit(extra func(Event), e Event) {
+	if p.sink != nil {
+		p.sink(e)
+	}
+	if extra != nil {
+		extra(e)
+	}
+}
+
+// inline runs f, which returns the chunks it ran, as a one-task region on
+// the calling goroutine. tasks is what the region asked for: above 1 it
+// could not have them because holder's region held the cores (or p is
+// closed), which is reported as a Downgraded event before f runs. A panic
+// in f is re-raised as a *PanicError; a runtime.Goexit goes on unchanged.
+func (p *Pool) inline(name string, tasks int, holder *Pool, extra func(Event), f func() int) {
+	ok := false
+	defer func() {
+		if !ok {
+			if v := recover(); v != nil { // nil: a Goexit, which goes on
+				panic(newPanicError(v))
+			}
+		}
+	}()
+	if p.sink == nil && extra == nil {
 		f()
+		ok = true
 		return
 	}
 	t0 := time.Now()
-	f()
-	p.sink(Region{Pool: p.name, Name: name, Inline: true, Tasks: 1, Chunks: 1, CallerChunks: 1, Wall: time.Since(t0)})
+	if tasks > 1 {
+		p.emit(extra, Downgraded{Pool: p.name, What: "region", Requested: tasks, Effective: 1,
+			Reason: p.busyReason(name, holder)})
+	}
+	chunks := f()
+	ok = true
+	p.emit(extra, Region{Pool: p.name, Name: name, Inline: true, Tasks: 1, Chunks: chunks, CallerChunks: chunks, Wall: time.Since(t0)})
+}
+
+// busyReason says why a region of p that wanted several tasks ran inline.
+func (p *Pool) busyReason(name string, holder *Pool) string {
+	const why = "(a region nested in a body, or a concurrent caller)"
+	switch {
+	case holder == p && p.closed.Load():
+		return name + " ran inline: the pool is closed"
+	case holder == p:
+		return name + " ran inline: the pool was running another region " + why
+	case holder != nil:
+		return name + " ran inline: " + holder.name + " was running a region " + why +
+			"; pools share the cores, so one region runs in parallel at a time"
+	}
+	return name + " ran inline: another region held the cores " + why
 }
 
 // run executes the prepared region r with tasks participants on the caller
-// and tasks-1 helpers. The caller holds p.busy; run releases it.
-func (p *Pool) run(r *region, tasks int) {
+// and tasks-1 helpers. The caller holds the machine; run releases it.
+func (p *Pool) run(r *region, tasks int, extra func(Event)) {
 	var t0 time.Time
-	if p.sink != nil {
+	if r.traced = p.sink != nil || extra != nil; r.traced {
 		t0 = time.Now()
+		r.extra = extra
 		r.workerChunks.Store(0)
 	}
 	helpers := p.workers[:tasks-1]
+	if r.waitClaim = p.joinWait > 0; r.waitClaim {
+		r.claimed.Store(false)
+	}
 	r.stop.Store(false)
 	r.pending.Store(int32(len(helpers)))
 	for _, w := range helpers {
 		w.post(r)
+	}
+	if r.waitClaim {
+		awaitHelper(r, p.joinWait)
 	}
 	var caller int
 	// Deferred so that the region is finished, and the pool released, even
@@ -645,10 +876,20 @@ func (p *Pool) run(r *region, tasks int) {
 	caller = r.work(0)
 }
 
+// awaitHelper waits up to d until a helper has claimed a chunk of r,
+// yielding the processor meanwhile.
+func awaitHelper(r *region, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for !r.claimed.Load() && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
+}
+
 func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
-	// The queue is drained (or stopped). Take back every helper that has
-	// not joined, running its seat here, so nothing waits for a thread that
-	// has not started; then wait for the chunks that are running.
+	// The queue is empty (or stopped): take back every helper that has not
+	// joined, so nothing waits for a thread that has not started (under a
+	// loop scheduler the caller claims that helper's pieces here), then
+	// join only the chunks already running.
 	for _, w := range helpers {
 		if w.slot.CompareAndSwap(r, nil) {
 			r.pending.Add(-1)
@@ -661,13 +902,20 @@ func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
 
 	failed, failure := r.failed, r.failure
 	r.failed, r.failure = false, nil
-	if p.sink != nil {
+	traced, extra := r.traced, r.extra
+	var ev Region
+	if traced {
 		workers := int(r.workerChunks.Load())
-		p.sink(Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
-			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)})
+		ev = Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
+			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)}
 	}
-	r.body, r.each, r.ls = nil, nil, nil // let the closures go
-	p.busy.Store(false)
+	r.body, r.each, r.ls, r.extra = nil, nil, nil, nil // let the closures go
+	// Released before the sinks run: r is not touched after this, and a
+	// sink that panics cannot keep the cores from every later region.
+	p.release()
+	if traced {
+		p.emit(extra, ev)
+	}
 	if failed {
 		panic(failure)
 	}

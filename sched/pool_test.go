@@ -297,8 +297,8 @@ func TestPanic(t *testing.T) {
 			if n == 2 && claims.Load() != 2 || late.Load() > int32(n-2) {
 				t.Fatalf("trial %d: %d chunks ran, %d started after the stop", trial, claims.Load(), late.Load())
 			}
-			if got != boom {
-				t.Fatalf("re-raised %v, want %v", got, boom)
+			if pe, ok := got.(*PanicError); !ok || pe.Value != boom {
+				t.Fatalf("re-raised %v, want a *PanicError of %v", got, boom)
 			}
 			if !blockerDone.Load() {
 				t.Fatal("re-raised before the claimed chunk finished")
@@ -310,7 +310,7 @@ func TestPanic(t *testing.T) {
 		// In For, and on the inline path.
 		func() {
 			defer func() {
-				if v := recover(); v != boom {
+				if v := recover(); !isPanicOf(v, boom) {
 					t.Fatalf("For re-raised %v", v)
 				}
 			}()
@@ -322,7 +322,7 @@ func TestPanic(t *testing.T) {
 		}()
 		func() {
 			defer func() {
-				if v := recover(); v != boom {
+				if v := recover(); !isPanicOf(v, boom) {
 					t.Fatalf("inline re-raised %v", v)
 				}
 			}()
@@ -356,8 +356,8 @@ func TestGoexit(t *testing.T) {
 		})
 		return nil
 	}()
-	if _, ok := v.(Goexit); !ok {
-		t.Fatalf("re-raised %v, want Goexit", v)
+	if pe, ok := v.(*PanicError); !ok || pe.Value != (Goexit{}) || !errors.As(pe, new(Goexit)) {
+		t.Fatalf("re-raised %v, want a *PanicError of Goexit", v)
 	}
 	for range 50 {
 		counts := make([]int32, 200)

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 )
@@ -46,23 +47,33 @@ func Reduce[T any](s Schedule, n, chunk int, part func(start, end int) T, combin
 	return acc
 }
 
-// TryRange is ForRange for bodies that can fail: once a body returns an
-// error, ranges not yet started are skipped, and TryRange returns the first
-// error recorded after every started range has finished. It works on any
-// Schedule.
+// TryRange is ForRange for bodies that can fail. It returns the error of
+// the failing range with the lowest start, whatever the schedule and
+// whatever finished first: once a range fails, ranges above it that have
+// not started are skipped, but every range below it still runs, so the
+// lowest failing range always runs and always wins. Chunk boundaries
+// differ between schedules (Sequential calls body(0, n) once); a body that
+// checks its range in index order and returns at the first failure makes
+// TryRange return the error of the lowest failing index under every
+// schedule. It works on any Schedule.
 func TryRange(s Schedule, n, grain int, body func(start, end int) error) error {
 	var (
-		failed atomic.Bool
-		once   sync.Once
+		lowest atomic.Int64 // start of the lowest failing range so far
+		mu     sync.Mutex
 		first  error
 	)
+	lowest.Store(math.MaxInt64)
 	s.ForRange(n, grain, func(start, end int) {
-		if failed.Load() {
+		if int64(start) > lowest.Load() {
 			return
 		}
 		if err := body(start, end); err != nil {
-			once.Do(func() { first = err })
-			failed.Store(true)
+			mu.Lock()
+			if int64(start) < lowest.Load() {
+				lowest.Store(int64(start))
+				first = err
+			}
+			mu.Unlock()
 		}
 	})
 	return first

@@ -10,21 +10,31 @@
 // happens-before the region returns.
 //
 // A region never waits for a chunk that still needs a pool thread: the
-// calling goroutine runs chunks itself, drains the queue, takes back the work
-// of any helper that has not started, and only then waits for chunks that are
-// already running. So a region completes even if no helper ever starts (a
-// saturated pool, GOMAXPROCS=1, a region entered from a worker). A region that
-// finds its pool busy (in particular a region nested inside a body), or
-// closed, runs inline on the calling goroutine.
+// caller claims chunks (any of them, not necessarily the first) until the
+// queue is empty, then joins only chunks already running. So a region
+// completes even if no helper ever starts (a saturated pool, GOMAXPROCS=1,
+// a region entered from a worker). One parallel region runs in the process
+// at a time, across all pools (they pin their helpers to the same cores): a
+// region that finds the cores held by another — in particular a region
+// nested inside a body, on the same pool or any other, Hardware included —
+// or its pool closed, runs inline on the calling goroutine. A nested region
+// runs inline.
 //
-// A panic in a body stops the chunks nobody has claimed yet and is re-raised,
-// with its original value, in the goroutine that entered the region, after
-// every claimed chunk has finished. The pool stays usable.
+// A panic in a body stops the chunks nobody has claimed yet and is
+// re-raised in the goroutine that entered the region, after every claimed
+// chunk has finished, as a *PanicError holding the panic's value and the
+// stack of the goroutine that panicked (so the body's frames survive the
+// trip from a helper). The pool stays usable.
 //
 // A request the machine cannot honour (more workers than usable physical
-// cores, pinning refused, no threads at all) is honoured as far as possible and
-// reported as a Downgraded event, through the WithTrace sink, in
-// Pool.Downgrades and in Pool.Name — never silently.
+// cores, pinning refused, no threads at all, several tasks while another
+// region holds the cores) is honoured as far as possible and reported as a
+// Downgraded event, through the WithTrace sink (or a Traced view), and for
+// the pool's start in Pool.Downgrades and Pool.Name — never silently.
+//
+// Hardware is the shared pool; ConfigureHardware sets its options before
+// its first use. Shuffle is a schedule for tests: it runs chunks in a
+// seeded, reproducible permuted order.
 //
 // Results that must not depend on the schedule (sums, softmax denominators)
 // use Reduce, whose chunking and combine order are independent of the number
@@ -33,12 +43,13 @@ package sched
 
 import "time"
 
-// Schedule splits a loop into tasks. Implementations: Sequential, *Pool.
+// Schedule splits a loop into tasks. Implementations: Sequential, *Pool,
+// Traced views of a pool, and Shuffle (for tests).
 //
-// A region's ranges are disjoint half-open intervals covering [0, n). A body
-// writes only pre-allocated disjoint outputs and reads only inputs that are
-// immutable for the region. All writes made by bodies happen-before the
-// region returns.
+// A region's ranges are disjoint half-open intervals covering [0, n), run
+// in no particular order. A body writes only pre-allocated disjoint outputs
+// and reads only inputs that are immutable for the region. All writes made
+// by bodies happen-before the region returns.
 type Schedule interface {
 	// Parallelism is the number of tasks the schedule can run at once.
 	Parallelism() int

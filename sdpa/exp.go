@@ -2,14 +2,13 @@ package sdpa
 
 import "github.com/corelane/corelane/kernels"
 
-// The bounds of exp32 (see kernels.ExactExp32).
+// The bounds of exp32 (see kernels.Exp).
 const (
-	expOverflow  = kernels.ExactExpOverflow
-	expUnderflow = kernels.ExactExpUnderflow
+	expOverflow  = kernels.ExpOverflow
+	expUnderflow = kernels.ExpUnderflow
 )
 
-// exp32 returns e^x rounded to float32: the exponential of Exact mode,
-// kernels.ExactExp32 (within 1 ulp of the correctly rounded value, measured
-// to be the correctly rounded one for every float32, and the same bits on
-// every machine; TestExp32Exhaustive and TestExactGolden pin it).
-func exp32(x float32) float32 { return kernels.ExactExp32(x) }
+// exp32 is the exponential of Exact mode: kernels.Exp, the module's one
+// correctly rounded float32 exp (same bits on every GOARCH and CPU; its
+// tests, exhaustive over the float32 range, are in package kernels).
+func exp32(x float32) float32 { return kernels.Exp(x) }

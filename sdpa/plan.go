@@ -149,7 +149,7 @@ func widen[T kvElem](src []T, buf []float32) []float32 {
 		d := buf[:len(s)]
 		t := f16Table()
 		for i, h := range s {
-			d[i] = t[h]
+			d[i] = t.At(h)
 		}
 		return d
 	}
@@ -179,7 +179,7 @@ func widenInto[T kvElem](dst []float32, src []T) {
 	case []quant.F16:
 		t := f16Table()
 		for i, h := range s {
-			dst[i] = t[h]
+			dst[i] = t.At(h)
 		}
 	}
 }

@@ -12,15 +12,17 @@
 //     bit-identical across schedules.
 //   - Quantized MatVec/MatMul return the same bits under every kernel
 //     variant and ISA (the kernels' fixed float order).
-//   - A request that cannot be honoured in full (more parallelism than the
-//     schedule has) is honoured as far as possible and reported as a
-//     sched.Downgraded event to the trace sink — never silently.
+//   - A request that cannot be honoured in full is honoured as far as
+//     possible and reported as a sched.Downgraded event to the trace sink —
+//     never silently: the default schedule's own downgrades (a pool started
+//     with fewer workers than cores, unpinned, ...), every region of an op
+//     that wanted several tasks but ran inline because the cores were busy
+//     (a concurrent caller, an op called from inside another region), and
+//     WithParallelism asking for more than the schedule has.
 package spi
 
 import (
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
@@ -37,29 +39,36 @@ func shapeErr(op, format string, args ...any) error {
 }
 
 // Backend holds what every op of its contexts shares: the kernels, the
-// default schedule, the trace sink and reusable scratch memory. It is safe
+// default schedule and the trace sink. It is safe
 // for concurrent use.
 type Backend struct {
-	variant string
-	ops     kernels.Ops
-	sched   sched.Schedule
-	trace   func(Event)
-	scratch sync.Pool // *[]uint64: 8-byte-aligned scratch for quantized activations
+	variant    string
+	ops        kernels.Ops
+	sched      sched.Schedule
+	trace      func(Event)
+	schedTrace func(sched.Event) // the Downgraded events of the ops' regions, to trace
 }
 
 // Option configures New.
 type Option func(*Backend) error
 
 // WithSchedule sets the default schedule of the backend's contexts
-// (sched.Hardware() if not given).
+// (sched.Hardware() if not given). A nil s panics, here as in
+// Context.WithSchedule: it is a programming error, not an input (as for a
+// nil parent in package context); sched.Sequential is the one-thread
+// schedule.
 func WithSchedule(s sched.Schedule) Option {
+	if s == nil {
+		panic(errNilSchedule("WithSchedule"))
+	}
 	return func(b *Backend) error {
-		if s == nil {
-			return errors.New("spi: WithSchedule(nil)")
-		}
 		b.sched = s
 		return nil
 	}
+}
+
+func errNilSchedule(where string) string {
+	return "spi: " + where + "(nil): a nil schedule (sched.Sequential runs an op on the calling goroutine alone)"
 }
 
 // WithKernels pins the backend to a kernel variant ("generic", "avx2",
@@ -80,7 +89,17 @@ func WithKernels(variant string) Option {
 // request is honoured only in part, or an OpEvent for every op call.
 type Event interface{ String() string }
 
-// WithTrace attaches a sink for the backend's events.
+// WithTrace attaches a sink for the backend's events: an OpEvent for every
+// op call, and a sched.Downgraded for every request honoured only in part.
+// New replays the default schedule's start-up downgrades to it (for
+// sched.Hardware(), those of the shared pool: fewer workers than cores
+// under a low GOMAXPROCS, pinning refused, ...); a region of an op that
+// asked for several tasks but ran inline because the cores were busy (a
+// concurrent caller on the same pool, an op called from inside a body of
+// another region) is reported when it happens (through sched.Traced, so
+// only the backend's own regions); and so is WithParallelism asking for
+// more than the schedule has. The sink is called synchronously from the
+// goroutines that run ops, possibly several at once.
 func WithTrace(sink func(Event)) Option {
 	return func(b *Backend) error {
 		b.trace = sink
@@ -100,7 +119,10 @@ func (e OpEvent) String() string {
 }
 
 // New returns a backend. By default it uses the kernels the registry picked
-// for this CPU and sched.Hardware().
+// for this CPU and sched.Hardware(). Without WithKernels, a bad
+// CORELANE_KERNELS setting (an unknown variant, or one this CPU cannot run)
+// is New's error, as it is the process's start-up error (kernels.InitErr):
+// the backend never runs another variant than the one asked for.
 func New(opts ...Option) (*Backend, error) {
 	b := &Backend{}
 	for _, o := range opts {
@@ -109,6 +131,9 @@ func New(opts ...Option) (*Backend, error) {
 		}
 	}
 	if b.variant == "" {
+		if err := kernels.InitErr(); err != nil {
+			return nil, fmt.Errorf("spi: New: %w", err)
+		}
 		ops, err := kernels.Lookup("")
 		if err != nil {
 			return nil, err
@@ -118,6 +143,18 @@ func New(opts ...Option) (*Backend, error) {
 	if b.sched == nil {
 		b.sched = sched.Hardware()
 	}
+	if b.trace != nil {
+		b.schedTrace = func(e sched.Event) {
+			if d, ok := e.(sched.Downgraded); ok {
+				b.trace(d)
+			}
+		}
+		if p, ok := b.sched.(interface{ Downgrades() []sched.Downgraded }); ok {
+			for _, d := range p.Downgrades() {
+				b.trace(d)
+			}
+		}
+	}
 	return b, nil
 }
 
@@ -126,21 +163,7 @@ func New(opts ...Option) (*Backend, error) {
 func (b *Backend) Variant() string { return b.variant }
 
 // Context returns a context on the backend's default schedule.
-func (b *Backend) Context() Context { return Context{b: b, s: b.sched} }
-
-// buffer returns scratch of at least n bytes, 8-byte aligned; release it
-// with put.
-func (b *Backend) buffer(n int) *[]uint64 {
-	words := (n + 7) / 8
-	if p, ok := b.scratch.Get().(*[]uint64); ok && cap(*p) >= words {
-		*p = (*p)[:words]
-		return p
-	}
-	s := make([]uint64, words)
-	return &s
-}
-
-func (b *Backend) put(p *[]uint64) { b.scratch.Put(p) }
+func (b *Backend) Context() Context { return Context{b: b}.on(b.sched) }
 
 func (b *Backend) emit(e Event) {
 	if b.trace != nil {

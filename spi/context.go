@@ -12,7 +12,8 @@ import (
 // value: derive a new one per request, per layer, or per op as needed.
 type Context struct {
 	b     *Backend
-	s     sched.Schedule
+	s     sched.Schedule    // what the ops run on: shown, through sched.Traced when the backend has a sink
+	shown sched.Schedule    // what Schedule returns
 	hints map[string]string // op -> dimension to split
 }
 
@@ -20,15 +21,25 @@ type Context struct {
 func (c Context) Backend() *Backend { return c.b }
 
 // Schedule returns the schedule the context's ops run on.
-func (c Context) Schedule() sched.Schedule { return c.s }
+func (c Context) Schedule() sched.Schedule { return c.shown }
 
 // WithSchedule returns a context whose ops run on s. It changes how many
-// tasks an op uses and nothing else: results are bit-identical.
+// tasks an op uses and nothing else: results are bit-identical. A nil s
+// panics, as the WithSchedule Option does: it is a programming error
+// (sched.Sequential is the one-thread schedule).
 func (c Context) WithSchedule(s sched.Schedule) Context {
 	if s == nil {
-		s = sched.Sequential
+		panic(errNilSchedule("Context.WithSchedule"))
 	}
-	c.s = s
+	return c.on(s)
+}
+
+// on returns c running on s, traced when the backend has a sink.
+func (c Context) on(s sched.Schedule) Context {
+	c.s, c.shown = s, s
+	if c.b != nil && c.b.schedTrace != nil {
+		c.s = sched.Traced(s, c.b.schedTrace)
+	}
 	return c
 }
 
@@ -49,10 +60,9 @@ func (c Context) WithParallelism(n int) (Context, error) {
 		return c, nil
 	}
 	if n == 1 {
-		c.s = sched.Sequential
-		return c, nil
+		return c.on(sched.Sequential), nil
 	}
-	c.s = capped{c.s, n}
+	c.s, c.shown = capped{c.s, n}, capped{c.shown, n}
 	return c, nil
 }
 

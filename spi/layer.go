@@ -1,11 +1,11 @@
 package spi
 
 import (
-	"fmt"
 	"math"
+	"sync"
 
+	"github.com/corelane/corelane/internal/scratch"
 	"github.com/corelane/corelane/kernels"
-	"github.com/corelane/corelane/sched"
 )
 
 // The elementwise and row ops of a Llama-family decoder layer. Each output
@@ -17,9 +17,94 @@ import (
 // elemGrain is the fewest elements worth a task for cheap elementwise ops.
 const elemGrain = 1 << 14
 
-func (c Context) elementwise(op string, n int, f func(start, end int)) {
+func (c Context) elementwise(op string, n int, j *layerJob) {
 	c.traceOp(op)
-	c.s.ForRange(n, elemGrain, f)
+	c.run(j, n, elemGrain)
+}
+
+// The ops' loop bodies. A layerJob holds one call's operands and a body
+// bound once per pooled value, so that an op call allocates nothing.
+const (
+	opRMSNorm = iota
+	opRoPE
+	opSiLU
+	opSwiGLU
+	opSoftmax
+	opAdd
+	opMul
+	opScale
+	opGetRows
+)
+
+type layerJob struct {
+	kind             int
+	ops              *kernels.Ops
+	dst, x, a, b, w  []float32
+	dim, heads       int
+	eps, alpha, base float32
+	pos              []int
+	neox             bool
+	table            Matrix
+	rowBytes         int
+	ids              []int
+	fn               func(start, end int)
+}
+
+var jobPool = sync.Pool{New: func() any {
+	j := new(layerJob)
+	j.fn = j.run
+	return j
+}}
+
+func getJob(kind int) *layerJob {
+	j := jobPool.Get().(*layerJob)
+	j.kind = kind
+	return j
+}
+
+// run executes j over [0, n) on the context's schedule and returns j to
+// the pool.
+func (c Context) run(j *layerJob, n, grain int) {
+	c.s.ForRange(n, grain, j.fn)
+	putJob(j)
+}
+
+func putJob(j *layerJob) {
+	*j = layerJob{fn: j.fn}
+	jobPool.Put(j)
+}
+
+func (j *layerJob) run(start, end int) {
+	switch j.kind {
+	case opRMSNorm:
+		j.rmsNorm(start, end)
+	case opRoPE:
+		j.rope(start, end)
+	case opSoftmax:
+		j.softmax(start, end)
+	case opSiLU:
+		for i := start; i < end; i++ {
+			j.dst[i] = silu(j.x[i])
+		}
+	case opSwiGLU:
+		for i := start; i < end; i++ {
+			j.dst[i] = silu(j.a[i]) * j.b[i]
+		}
+	case opAdd:
+		for i := start; i < end; i++ {
+			j.dst[i] = j.a[i] + j.b[i]
+		}
+	case opMul:
+		for i := start; i < end; i++ {
+			j.dst[i] = j.a[i] * j.b[i]
+		}
+	case opScale:
+		for i := start; i < end; i++ {
+			j.dst[i] = j.alpha * j.x[i]
+		}
+	case opGetRows:
+		j.getRows(start, end)
+	}
 }
 
 // RMSNorm sets each row of dst to x·w/sqrt(mean(x²) + eps): x and dst are
@@ -40,21 +125,26 @@ func (c Context) RMSNorm(dst, x, w []float32, rows, dim int, eps float32) error 
 		return shapeErr(op, "eps = %v, want a finite value ≥ 0", eps)
 	}
 	c.traceOp(op)
-	c.s.ForRange(rows, max(1, elemGrain/dim), func(start, end int) {
-		for r := start; r < end; r++ {
-			xr, dr := x[r*dim:(r+1)*dim], dst[r*dim:(r+1)*dim]
-			var ss float32
-			for _, v := range xr {
-				ss += float32(v * v)
-			}
-			mean := float32(ss/float32(dim)) + eps
-			scale := float32(1 / math.Sqrt(float64(mean)))
-			for i, v := range xr {
-				dr[i] = float32(v*scale) * w[i]
-			}
-		}
-	})
+	j := getJob(opRMSNorm)
+	j.dst, j.x, j.w, j.dim, j.eps = dst, x, w, dim, eps
+	c.run(j, rows, max(1, elemGrain/dim))
 	return nil
+}
+
+func (j *layerJob) rmsNorm(start, end int) {
+	dim, x, dst, w, eps := j.dim, j.x, j.dst, j.w, j.eps
+	for r := start; r < end; r++ {
+		xr, dr := x[r*dim:(r+1)*dim], dst[r*dim:(r+1)*dim]
+		var ss float32
+		for _, v := range xr {
+			ss += float32(v * v)
+		}
+		mean := float32(ss/float32(dim)) + eps
+		scale := float32(1 / math.Sqrt(float64(mean)))
+		for i, v := range xr {
+			dr[i] = float32(v*scale) * w[i]
+		}
+	}
 }
 
 // RoPE rotates x in place: x is [tokens, heads, headDim] and token t sits
@@ -77,44 +167,49 @@ func (c Context) RoPE(x []float32, tokens, heads, headDim int, pos []int, base f
 		return shapeErr(op, "base = %v, want a finite value > 1", base)
 	}
 	c.traceOp(op)
-	half := headDim / 2
-	c.s.ForRange(tokens, 1, func(start, end int) {
-		cs := make([]float32, 2*half)
-		for t := start; t < end; t++ {
-			for i := 0; i < half; i++ {
-				theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(headDim))
-				cs[2*i], cs[2*i+1] = float32(math.Cos(theta)), float32(math.Sin(theta))
-			}
-			for h := 0; h < heads; h++ {
-				v := x[(t*heads+h)*headDim : (t*heads+h+1)*headDim]
-				for i := 0; i < half; i++ {
-					a, b := 2*i, 2*i+1
-					if neox {
-						a, b = i, i+half
-					}
-					cos, sin := cs[2*i], cs[2*i+1]
-					x0, x1 := v[a], v[b]
-					v[a] = float32(x0*cos) - float32(x1*sin)
-					v[b] = float32(x0*sin) + float32(x1*cos)
-				}
-			}
-		}
-	})
+	j := getJob(opRoPE)
+	j.x, j.heads, j.dim, j.pos, j.base, j.neox = x, heads, headDim, pos, base, neox
+	c.run(j, tokens, 1)
 	return nil
 }
 
-func silu(v float32) float32 { return v / float32(1+kernels.Exp32(-v)) }
+func (j *layerJob) rope(start, end int) {
+	x, heads, headDim, pos, base, neox := j.x, j.heads, j.dim, j.pos, j.base, j.neox
+	half := headDim / 2
+	cs, b := scratch.Float32s(2 * half)
+	defer b.Release()
+	for t := start; t < end; t++ {
+		for i := 0; i < half; i++ {
+			theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(headDim))
+			cs[2*i], cs[2*i+1] = float32(math.Cos(theta)), float32(math.Sin(theta))
+		}
+		for h := 0; h < heads; h++ {
+			v := x[(t*heads+h)*headDim : (t*heads+h+1)*headDim]
+			for i := 0; i < half; i++ {
+				a, b := 2*i, 2*i+1
+				if neox {
+					a, b = i, i+half
+				}
+				cos, sin := cs[2*i], cs[2*i+1]
+				x0, x1 := v[a], v[b]
+				v[a] = float32(x0*cos) - float32(x1*sin)
+				v[b] = float32(x0*sin) + float32(x1*cos)
+			}
+		}
+	}
+}
 
-// SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp32.
+func silu(v float32) float32 { return v / float32(1+kernels.Exp(-v)) }
+
+// SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp, the module's
+// one exponential (Exact attention's too).
 func (c Context) SiLU(dst, x []float32) error {
 	if len(dst) != len(x) {
 		return shapeErr("SiLU", "len(dst) = %d, len(x) = %d", len(dst), len(x))
 	}
-	c.elementwise("SiLU", len(x), func(s, e int) {
-		for i := s; i < e; i++ {
-			dst[i] = silu(x[i])
-		}
-	})
+	j := getJob(opSiLU)
+	j.dst, j.x = dst, x
+	c.elementwise("SiLU", len(x), j)
 	return nil
 }
 
@@ -124,16 +219,15 @@ func (c Context) SwiGLU(dst, a, b []float32) error {
 	if len(dst) != len(a) || len(a) != len(b) {
 		return shapeErr("SwiGLU", "len(dst) = %d, len(a) = %d, len(b) = %d, want equal", len(dst), len(a), len(b))
 	}
-	c.elementwise("SwiGLU", len(a), func(s, e int) {
-		for i := s; i < e; i++ {
-			dst[i] = silu(a[i]) * b[i]
-		}
-	})
+	j := getJob(opSwiGLU)
+	j.dst, j.a, j.b = dst, a, b
+	c.elementwise("SwiGLU", len(a), j)
 	return nil
 }
 
 // Softmax sets each row of dst (rows × n) to the softmax of that row of x:
-// max, exp(x−max) with kernels.Exp32 and their sum in element order, then
+// max, exp(x−max) with kernels.Exp (the module's one exponential, Exact
+// attention's too) and their sum in element order, then
 // a division. A row of −Inf only gives zeros.
 func (c Context) Softmax(dst, x []float32, rows, n int) error {
 	const op = "Softmax"
@@ -144,65 +238,62 @@ func (c Context) Softmax(dst, x []float32, rows, n int) error {
 		return shapeErr(op, "len(x) = %d, len(dst) = %d, want %d (%d × %d)", len(x), len(dst), rows*n, rows, n)
 	}
 	c.traceOp(op)
-	c.s.ForRange(rows, max(1, elemGrain/n), func(start, end int) {
-		for r := start; r < end; r++ {
-			xr, dr := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
-			m := float32(math.Inf(-1))
-			for _, v := range xr {
-				if v > m {
-					m = v
-				}
-			}
-			if math.IsInf(float64(m), -1) {
-				clear(dr)
-				continue
-			}
-			var sum float32
-			for i, v := range xr {
-				e := kernels.Exp32(v - m)
-				dr[i] = e
-				sum += e
-			}
-			for i := range dr {
-				dr[i] /= sum
-			}
-		}
-	})
+	j := getJob(opSoftmax)
+	j.dst, j.x, j.dim = dst, x, n
+	c.run(j, rows, max(1, elemGrain/n))
 	return nil
 }
 
-func binary(c Context, op string, dst, a, b []float32, f func(x, y float32) float32) error {
+func (j *layerJob) softmax(start, end int) {
+	n, x, dst := j.dim, j.x, j.dst
+	for r := start; r < end; r++ {
+		xr, dr := x[r*n:(r+1)*n], dst[r*n:(r+1)*n]
+		m := float32(math.Inf(-1))
+		for _, v := range xr {
+			if v > m {
+				m = v
+			}
+		}
+		if math.IsInf(float64(m), -1) {
+			clear(dr)
+			continue
+		}
+		var sum float32
+		for i, v := range xr {
+			e := kernels.Exp(v - m)
+			dr[i] = e
+			sum += e
+		}
+		for i := range dr {
+			dr[i] /= sum
+		}
+	}
+}
+
+func binary(c Context, op string, kind int, dst, a, b []float32) error {
 	if len(dst) != len(a) || len(a) != len(b) {
 		return shapeErr(op, "len(dst) = %d, len(a) = %d, len(b) = %d, want equal", len(dst), len(a), len(b))
 	}
-	c.elementwise(op, len(a), func(s, e int) {
-		for i := s; i < e; i++ {
-			dst[i] = f(a[i], b[i])
-		}
-	})
+	j := getJob(kind)
+	j.dst, j.a, j.b = dst, a, b
+	c.elementwise(op, len(a), j)
 	return nil
 }
 
 // Add sets dst[i] = a[i] + b[i] (dst may alias a or b).
-func (c Context) Add(dst, a, b []float32) error {
-	return binary(c, "Add", dst, a, b, func(x, y float32) float32 { return x + y })
-}
+func (c Context) Add(dst, a, b []float32) error { return binary(c, "Add", opAdd, dst, a, b) }
 
 // Mul sets dst[i] = a[i]·b[i] (dst may alias a or b).
-func (c Context) Mul(dst, a, b []float32) error {
-	return binary(c, "Mul", dst, a, b, func(x, y float32) float32 { return x * y })
-}
+func (c Context) Mul(dst, a, b []float32) error { return binary(c, "Mul", opMul, dst, a, b) }
 
 // Scale sets dst[i] = alpha·x[i] (dst may alias x).
 func (c Context) Scale(dst, x []float32, alpha float32) error {
 	if len(dst) != len(x) {
 		return shapeErr("Scale", "len(dst) = %d, len(x) = %d", len(dst), len(x))
 	}
-	c.elementwise("Scale", len(x), func(s, e int) {
-		for i := s; i < e; i++ {
-			dst[i] = alpha * x[i]
-		}
-	})
+	j := getJob(opScale)
+	j.dst, j.x, j.alpha = dst, x, alpha
+	c.elementwise("Scale", len(x), j)
 	return nil
 }
 
@@ -223,19 +314,22 @@ func (c Context) GetRows(dst []float32, table Matrix, ids []int) error {
 		}
 	}
 	c.traceOp(op)
-	// Rows are validated above, so a kernel error here would be a bug; it is
-	// still returned, never dropped.
-	err = sched.TryRange(c.s, len(ids), max(1, elemGrain/table.Cols), func(start, end int) error {
-		for i := start; i < end; i++ {
-			id := ids[i]
-			if err := kernels.Dequantize(table.Type, dst[i*table.Cols:(i+1)*table.Cols], table.Data[id*rb:(id+1)*rb]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("spi: %s: %w", op, err)
-	}
+	j := getJob(opGetRows)
+	j.ops, j.dst, j.table, j.rowBytes, j.ids = &c.b.ops, dst, table, rb, ids
+	c.run(j, len(ids), max(1, elemGrain/table.Cols))
 	return nil
+}
+
+// getRows dequantizes rows [start, end) of j.ids. Every length was checked
+// before the region started, so Dequantize cannot fail here; if it did,
+// that would be a bug in this package, and it panics (the schedule
+// re-raises the panic in the caller) rather than leave rows unwritten.
+func (j *layerJob) getRows(start, end int) {
+	cols, rb := j.table.Cols, j.rowBytes
+	for i := start; i < end; i++ {
+		id := j.ids[i]
+		if err := j.ops.Dequantize(j.table.Type, j.dst[i*cols:(i+1)*cols], j.table.Data[id*rb:(id+1)*rb]); err != nil {
+			panic("spi: GetRows: checked rows failed to dequantize: " + err.Error())
+		}
+	}
 }

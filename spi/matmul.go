@@ -2,15 +2,18 @@ package spi
 
 import (
 	"fmt"
-	"unsafe"
+	"sync"
 
+	"github.com/corelane/corelane/internal/scratch"
+	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 )
 
 // Matrix is a weight matrix of Rows output features by Cols input
 // features, row-major, in one of the GGUF types F32, F16, Q8_0, Q4_K, Q5_K,
-// Q6_K. Data is the tensor's bytes as stored in a GGUF file (Rows rows of
-// quant.RowSize(Type, Cols) bytes); it is viewed in place, never copied.
+// Q6_K, Q4_0, Q4_1, Q5_0 or Q5_1. Data is the tensor's bytes as stored in a
+// GGUF file (Rows rows of quant.RowSize(Type, Cols) bytes); it is viewed in
+// place, never copied.
 type Matrix struct {
 	Type       quant.Type
 	Rows, Cols int
@@ -20,17 +23,18 @@ type Matrix struct {
 // rowBytes validates m and returns the bytes of one row.
 func (m Matrix) rowBytes(op string) (int, error) {
 	switch m.Type {
-	case quant.F32, quant.FP16, quant.Q8_0, quant.Q4K, quant.Q5K, quant.Q6K:
+	case quant.F32, quant.FP16, quant.Q8_0, quant.Q4K, quant.Q5K, quant.Q6K,
+		quant.Q4_0, quant.Q4_1, quant.Q5_0, quant.Q5_1:
 	default:
-		return 0, fmt.Errorf("spi: %s: %w: weight type %v (want f32, f16, q8_0, q4_K, q5_K or q6_K)", op, quant.ErrUnknownType, m.Type)
+		return 0, fmt.Errorf("spi: %s: %w: weight type %v (want f32, f16, q8_0, q4_K, q5_K, q6_K, q4_0, q4_1, q5_0 or q5_1)", op, quant.ErrUnknownType, m.Type)
 	}
 	if m.Rows <= 0 || m.Cols <= 0 {
 		return 0, shapeErr(op, "weight matrix is %d×%d, want positive dimensions", m.Rows, m.Cols)
 	}
-	rb, err := quant.RowSize(m.Type, m.Cols)
-	if err != nil {
-		return 0, fmt.Errorf("spi: %s: weight columns: %w", op, err)
+	if bs := m.Type.BlockSize(); m.Cols%bs != 0 {
+		return 0, shapeErr(op, "weight columns: Cols = %d is not a multiple of the %v block size %d", m.Cols, m.Type, bs)
 	}
+	rb, _ := quant.RowSize(m.Type, m.Cols)
 	if len(m.Data) != m.Rows*rb {
 		return 0, shapeErr(op, "weight data is %d bytes, want %d for %d×%d %v", len(m.Data), m.Rows*rb, m.Rows, m.Cols, m.Type)
 	}
@@ -54,18 +58,59 @@ func (c Context) MatMul(dst []float32, w Matrix, x []float32, n int) error {
 	return c.matMul("MatMul", dst, w, x, n)
 }
 
+// MatMulShared is MatMul for several matrices that read the same input —
+// the Q, K and V projections of one normed input, or the gate and up
+// projections of the FFN: dst[i] = x·ws[i]ᵀ, each [n, ws[i].Rows]. x is
+// quantized once for every activation type the matrices read (Q8_K for
+// the K-quants, Q8_0 for Q8_0/Q4_0/Q5_0, Q8_1 for Q4_1/Q5_1), not once per
+// matrix. Every matrix must have the same Cols; each dst[i] gets exactly
+// the bits MatMul would give it.
+func (c Context) MatMulShared(dst [][]float32, ws []Matrix, x []float32, n int) error {
+	const op = "MatMulShared"
+	if len(dst) != len(ws) {
+		return shapeErr(op, "%d outputs for %d matrices", len(dst), len(ws))
+	}
+	if len(ws) == 0 {
+		return shapeErr(op, "no matrices")
+	}
+	for i, w := range ws {
+		if w.Cols != ws[0].Cols {
+			return shapeErr(op, "ws[%d].Cols = %d, ws[0].Cols = %d: the matrices must read inputs of one width", i, w.Cols, ws[0].Cols)
+		}
+	}
+	return c.matMuls(op, dst, ws, x, n)
+}
+
 func (c Context) matMul(op string, dst []float32, w Matrix, x []float32, n int) error {
-	if _, err := w.rowBytes(op); err != nil {
-		return err
+	d, m := [1][]float32{dst}, [1]Matrix{w}
+	return c.matMuls(op, d[:], m[:], x, n)
+}
+
+// matMuls validates every operand, quantizes x once per activation type
+// and runs each product.
+func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n int) error {
+	for i, w := range ws {
+		if _, err := w.rowBytes(op); err != nil {
+			if len(ws) > 1 {
+				return fmt.Errorf("%w (ws[%d])", err, i)
+			}
+			return err
+		}
 	}
 	if n <= 0 {
 		return shapeErr(op, "n = %d tokens, want at least 1", n)
 	}
-	if len(x) != n*w.Cols {
-		return shapeErr(op, "x has %d values, want %d (%d tokens × %d columns)", len(x), n*w.Cols, n, w.Cols)
+	cols := ws[0].Cols
+	if len(x) != n*cols {
+		return shapeErr(op, "x has %d values, want %d (%d tokens × %d columns)", len(x), n*cols, n, cols)
 	}
-	if len(dst) != n*w.Rows {
-		return shapeErr(op, "dst has %d values, want %d (%d tokens × %d rows)", len(dst), n*w.Rows, n, w.Rows)
+	for i, w := range ws {
+		if len(dst[i]) != n*w.Rows {
+			if len(ws) > 1 {
+				return shapeErr(op, "dst[%d] has %d values, want %d (%d tokens × %d rows of ws[%d])", i, len(dst[i]), n*w.Rows, n, w.Rows, i)
+			}
+			return shapeErr(op, "dst has %d values, want %d (%d tokens × %d rows)", len(dst[i]), n*w.Rows, n, w.Rows)
+		}
 	}
 	for i, v := range x {
 		if v != v || v > maxFinite || v < -maxFinite {
@@ -73,52 +118,203 @@ func (c Context) matMul(op string, dst []float32, w Matrix, x []float32, n int) 
 		}
 	}
 	c.traceOp(op)
-	k := &c.b.ops
-	switch w.Type {
-	case quant.F32:
-		wf, err := quant.AsF32(w.Data)
-		if err != nil {
-			return fmt.Errorf("spi: %s: %w", op, err)
+	var acts [3]activations // Q8_K, Q8_0, Q8_1: each quantized on first use
+	defer func() {
+		for i := range acts {
+			acts[i].release()
 		}
-		c.floatMatMul(dst, w.Rows, w.Cols, x, n, func(r int, _ []float32) []float32 { return wf[r*w.Cols : (r+1)*w.Cols] })
-		return nil
-	case quant.FP16:
-		wh, err := quant.AsF16(w.Data)
-		if err != nil {
-			return fmt.Errorf("spi: %s: %w", op, err)
+	}()
+	for i, w := range ws {
+		p := productPool.Get().(*product)
+		p.c, p.w, p.dst, p.x, p.n = c, w, dst[i], x, n
+		if at := quant.ActivationType(w.Type); at != quant.F32 {
+			a := &acts[actIndex(at)]
+			if a.buf == nil {
+				c.quantize(a, at, x, n, cols)
+			}
+			p.xq, p.nb = a.data, cols/at.BlockSize()
 		}
-		c.floatMatMul(dst, w.Rows, w.Cols, x, n, func(r int, buf []float32) []float32 {
-			quant.ToFloat32(buf, wh[r*w.Cols:(r+1)*w.Cols])
-			return buf
-		})
-		return nil
-	case quant.Q4K:
-		return quantMatMul(c, op, dst, w, x, n, quant.AsQ4K, quant.AsQ8K, k.QuantizeQ8K, k.MatVecQ4K, k.MatMulQ4K)
-	case quant.Q5K:
-		return quantMatMul(c, op, dst, w, x, n, quant.AsQ5K, quant.AsQ8K, k.QuantizeQ8K, k.MatVecQ5K, k.MatMulQ5K)
-	case quant.Q6K:
-		return quantMatMul(c, op, dst, w, x, n, quant.AsQ6K, quant.AsQ8K, k.QuantizeQ8K, k.MatVecQ6K, k.MatMulQ6K)
-	default: // quant.Q8_0, checked by rowBytes
-		return quantMatMul(c, op, dst, w, x, n, quant.AsQ8_0, quant.AsQ8_0, k.QuantizeQ8_0, k.MatVecQ8_0, k.MatMulQ8_0)
+		p.exec()
+		*p = product{fn: p.fn}
+		productPool.Put(p)
 	}
+	return nil
 }
 
 const maxFinite = 3.4028234663852886e38
 
-// floatMatMul computes F32/F16 weights with the kernels' DotF32: one call
-// per output element over a whole row, so the result does not depend on the
-// schedule (DotF32's order depends only on the length).
-func (c Context) floatMatMul(dst []float32, rows, cols int, x []float32, n int, row func(r int, buf []float32) []float32) {
-	dot := c.b.ops.DotF32
-	c.s.ForRange(rows, grainRows(cols), func(start, end int) {
-		buf := make([]float32, cols)
-		for r := start; r < end; r++ {
-			wr := row(r, buf)
-			for t := 0; t < n; t++ {
-				dst[t*rows+r] = dot(wr, x[t*cols:(t+1)*cols])
-			}
+func actIndex(at quant.Type) int {
+	switch at {
+	case quant.Q8K:
+		return 0
+	case quant.Q8_0:
+		return 1
+	}
+	return 2 // Q8_1
+}
+
+// activations is x quantized to one activation type, in scratch memory.
+type activations struct {
+	buf  *scratch.Buf
+	data []byte
+}
+
+func (a *activations) release() {
+	if a.buf != nil {
+		a.buf.Release()
+	}
+}
+
+// quantJob quantizes the token rows [start, end) of x into a's blocks; a
+// row's blocks depend on that row alone, so the split cannot change them.
+type quantJob struct {
+	ops  *kernels.Ops
+	at   quant.Type
+	x    []float32
+	dst  []byte
+	cols int
+	fn   func(start, end int) // run, bound once
+}
+
+var quantPool = sync.Pool{New: func() any { j := new(quantJob); j.fn = j.run; return j }}
+
+func (j *quantJob) run(start, end int) {
+	rb, _ := quant.RowSize(j.at, j.cols)
+	dst, x := j.dst[start*rb:end*rb], j.x[start*j.cols:end*j.cols]
+	switch j.at {
+	case quant.Q8K:
+		b, _ := quant.AsQ8K(dst)
+		j.ops.QuantizeQ8K(b, x)
+	case quant.Q8_0:
+		b, _ := quant.AsQ8_0(dst)
+		j.ops.QuantizeQ8_0(b, x)
+	default:
+		b, _ := quant.AsQ8_1(dst)
+		j.ops.QuantizeQ8_1(b, x)
+	}
+}
+
+func (c Context) quantize(a *activations, at quant.Type, x []float32, n, cols int) {
+	rb, _ := quant.RowSize(at, cols)
+	a.data, a.buf = scratch.Bytes(n * rb)
+	j := quantPool.Get().(*quantJob)
+	j.ops, j.at, j.x, j.dst, j.cols = &c.b.ops, at, x, a.data, cols
+	c.s.ForRange(n, 1, j.fn)
+	*j = quantJob{fn: j.fn}
+	quantPool.Put(j)
+}
+
+// product is one matrix product in flight: its operands and the loop body
+// the schedule runs (fn, bound once per pooled value, so that a call
+// allocates nothing).
+type product struct {
+	c      Context
+	w      Matrix
+	dst    []float32
+	x      []float32 // the float input (F32, F16 weights)
+	xq     []byte    // the quantized input (quantized weights)
+	n, nb  int
+	byCols bool
+	prep   *kernels.Prep
+	fn     func(start, end int)
+}
+
+var productPool = sync.Pool{New: func() any { p := new(product); p.fn = p.run; return p }}
+
+// exec runs the product on the context's schedule: rows split (sharing one
+// preparation of the activations), or tokens split with hint "cols".
+func (p *product) exec() {
+	rows, cols := p.w.Rows, p.w.Cols
+	switch {
+	case p.w.Type == quant.F32 || p.w.Type == quant.FP16:
+		p.c.s.ForRange(rows, grainRows(cols), p.fn)
+	case p.n == 1:
+		p.c.s.ForRange(rows, grainRows(cols), p.fn)
+	case p.c.dim("MatMul") == "cols":
+		p.byCols = true
+		p.c.s.ForRange(p.n, 1, p.fn)
+	default:
+		p.prep = kernels.NewPrep()
+		p.c.s.ForRange(rows, grainRows(cols*p.n), p.fn)
+		kernels.PutPrep(p.prep)
+	}
+}
+
+// run computes rows [start, end) (or tokens, when byCols).
+func (p *product) run(start, end int) {
+	k := &p.c.b.ops
+	switch p.w.Type {
+	case quant.F32, quant.FP16:
+		p.float(start, end)
+	case quant.Q4K:
+		rowsOf(p, start, end, quant.AsQ4K, quant.AsQ8K, k.MatVecQ4K, k.MatMulQ4K)
+	case quant.Q5K:
+		rowsOf(p, start, end, quant.AsQ5K, quant.AsQ8K, k.MatVecQ5K, k.MatMulQ5K)
+	case quant.Q6K:
+		rowsOf(p, start, end, quant.AsQ6K, quant.AsQ8K, k.MatVecQ6K, k.MatMulQ6K)
+	case quant.Q8_0:
+		rowsOf(p, start, end, quant.AsQ8_0, quant.AsQ8_0, k.MatVecQ8_0, k.MatMulQ8_0)
+	case quant.Q4_0:
+		rowsOf(p, start, end, quant.AsQ4_0, quant.AsQ8_0, k.MatVecQ4_0, k.MatMulQ4_0)
+	case quant.Q5_0:
+		rowsOf(p, start, end, quant.AsQ5_0, quant.AsQ8_0, k.MatVecQ5_0, k.MatMulQ5_0)
+	case quant.Q4_1:
+		rowsOf(p, start, end, quant.AsQ4_1, quant.AsQ8_1, k.MatVecQ4_1, k.MatMulQ4_1)
+	case quant.Q5_1:
+		rowsOf(p, start, end, quant.AsQ5_1, quant.AsQ8_1, k.MatVecQ5_1, k.MatMulQ5_1)
+	}
+}
+
+// rowsOf runs the kernels of one weight type on rows (or tokens) [start,
+// end). The views cannot fail: rowBytes and the scratch layout checked
+// every length and alignment before the region started.
+func rowsOf[W, X any](p *product, start, end int,
+	asW func([]byte) ([]W, error), asX func([]byte) ([]X, error),
+	mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int, *kernels.Prep)) {
+	wb, _ := asW(p.w.Data)
+	xb, _ := asX(p.xq)
+	nb, rows := p.nb, p.w.Rows
+	switch {
+	case p.n == 1:
+		mv(p.dst[start:end], wb[start*nb:end*nb], xb)
+	case p.byCols:
+		// Each chunk is a product of its own columns: the kernel
+		// prepares them per call.
+		mm(p.dst[start*rows:], rows, wb, xb[start*nb:end*nb], end-start, nil)
+	default:
+		mm(p.dst[start:], rows, wb[start*nb:end*nb], xb, p.n, p.prep)
+	}
+}
+
+// float computes F32/F16 weight rows [start, end) with the kernels'
+// DotF32: one call per output element over a whole row, so the result does
+// not depend on the schedule (DotF32's order depends only on the length).
+func (p *product) float(start, end int) {
+	dot := p.c.b.ops.DotF32
+	rows, cols := p.w.Rows, p.w.Cols
+	var wf []float32
+	var wh []quant.F16
+	var buf []float32
+	if p.w.Type == quant.F32 {
+		wf, _ = quant.AsF32(p.w.Data)
+	} else {
+		wh, _ = quant.AsF16(p.w.Data)
+		var b *scratch.Buf
+		buf, b = scratch.Float32s(cols)
+		defer b.Release()
+	}
+	for r := start; r < end; r++ {
+		var wr []float32
+		if wf != nil {
+			wr = wf[r*cols : (r+1)*cols]
+		} else {
+			wr = buf
+			quant.ToFloat32(buf, wh[r*cols:(r+1)*cols])
 		}
-	})
+		for t := 0; t < p.n; t++ {
+			p.dst[t*rows+r] = dot(wr, p.x[t*cols:(t+1)*cols])
+		}
+	}
 }
 
 // grainRows is the fewest rows worth a task: about 64K multiply-adds.
@@ -128,45 +324,4 @@ func grainRows(cols int) int {
 		g = 1
 	}
 	return g
-}
-
-func quantMatMul[W, X any](c Context, op string, dst []float32, w Matrix, x []float32, n int,
-	asW func([]byte) ([]W, error), asX func([]byte) ([]X, error),
-	quantize func([]X, []float32),
-	mv func([]float32, []W, []X), mm func([]float32, int, []W, []X, int)) error {
-	wb, err := asW(w.Data)
-	if err != nil {
-		return fmt.Errorf("spi: %s: weights: %w", op, err)
-	}
-	at := quant.ActivationType(w.Type)
-	xRow, _ := quant.RowSize(at, w.Cols)
-	scratch := c.b.buffer(n * xRow)
-	defer c.b.put(scratch)
-	xb, err := asX(unsafe.Slice((*byte)(unsafe.Pointer(&(*scratch)[0])), n*xRow))
-	if err != nil {
-		return fmt.Errorf("spi: %s: scratch: %w", op, err)
-	}
-	nb := len(xb) / n
-	// Quantize each token's activations; a row's result depends on that row
-	// alone, so the split cannot change it.
-	c.s.ForRange(n, 1, func(start, end int) {
-		quantize(xb[start*nb:end*nb], x[start*w.Cols:end*w.Cols])
-	})
-	rows := w.Rows
-	if n == 1 {
-		c.s.ForRange(rows, grainRows(w.Cols), func(start, end int) {
-			mv(dst[start:end], wb[start*nb:end*nb], xb)
-		})
-		return nil
-	}
-	if c.dim("MatMul") == "cols" {
-		c.s.ForRange(n, 1, func(start, end int) {
-			mm(dst[start*rows:], rows, wb, xb[start*nb:end*nb], end-start)
-		})
-		return nil
-	}
-	c.s.ForRange(rows, grainRows(w.Cols*n), func(start, end int) {
-		mm(dst[start:], rows, wb[start*nb:end*nb], xb, n)
-	})
-	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
+	"github.com/corelane/corelane/sdpa"
 )
 
 func randVec(r *rand.Rand, n int) []float32 {
@@ -148,10 +149,33 @@ func TestErrors(t *testing.T) {
 		{"Scale", ctx.Scale(make([]float32, 2), make([]float32, 3), 1), "Scale"},
 		{"GetRows id", ctx.GetRows(make([]float32, 256), w, []int{4}), "ids[0] = 4"},
 		{"GetRows dst", ctx.GetRows(make([]float32, 255), w, []int{1}), "len(dst) = 255"},
+		{"Attention q", ctx.Attention(make([]float32, 64), make([]float32, 63), make([]float32, 64), make([]float32, 64),
+			sdpa.Shape{Batch: 1, Heads: 1, KVHeads: 1, SeqQ: 1, SeqKV: 1, HeadDim: 64}, sdpa.Options{}), "Attention"},
+		{"Attention heads", ctx.Attention(make([]float32, 192), make([]float32, 192), make([]float32, 128), make([]float32, 128),
+			sdpa.Shape{Batch: 1, Heads: 3, KVHeads: 2, SeqQ: 1, SeqKV: 1, HeadDim: 64}, sdpa.Options{}), "Attention"},
 	}
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, c.err, c.want)
+			continue
+		}
+		// Every shape error is one sentinel, whichever layer found it, and
+		// its message has one prefix: "spi: Op: ", nothing doubled.
+		msg := c.err.Error()
+		if c.name != "bad type" && !errors.Is(c.err, ErrShape) {
+			t.Errorf("%s: %q is not an ErrShape", c.name, msg)
+		}
+		op := msg[len("spi: "):]
+		if i := strings.Index(op, ":"); strings.HasPrefix(msg, "spi: ") && i > 0 {
+			op = op[:i]
+		}
+		if !strings.HasPrefix(msg, "spi: ") || strings.Count(msg, "spi:") != 1 || strings.Count(msg, op+":") != 1 {
+			t.Errorf("%s: %q: want one \"spi: Op:\" prefix", c.name, msg)
+		}
+		for _, inner := range []string{"quant:", "kernels:", "sdpa:", "sched:"} {
+			if strings.Contains(msg, inner) {
+				t.Errorf("%s: %q carries an inner %q prefix", c.name, msg, inner)
+			}
 		}
 	}
 	nan := randVec(r, 256)
@@ -210,5 +234,52 @@ func TestParallelismDowngrade(t *testing.T) {
 	}
 	if _, err := b.Context().WithParallelism(0); err == nil {
 		t.Fatal("WithParallelism(0): no error")
+	}
+}
+
+// TestMatMulShared: several matrices on one input give each matrix exactly
+// MatMul's bits, for mixed weight types (three activation types, F32 and
+// F16 among them), and the shape errors name the matrix at fault.
+func TestMatMulShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const cols, n = 512, 13
+	types := []quant.Type{quant.Q4K, quant.Q8_0, quant.Q5_1, quant.F32, quant.FP16, quant.Q6K, quant.Q4_0}
+	ws := make([]Matrix, len(types))
+	dst := make([][]float32, len(types))
+	for i, typ := range types {
+		ws[i] = quantized(t, r, typ, 40+i, cols)
+		dst[i] = make([]float32, n*ws[i].Rows)
+	}
+	x := randVec(r, n*cols)
+	for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
+		ctx := newBackend(t, WithSchedule(s)).Context()
+		if err := ctx.MatMulShared(dst, ws, x, n); err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range ws {
+			want := make([]float32, n*w.Rows)
+			if err := ctx.MatMul(want, w, x, n); err != nil {
+				t.Fatal(err)
+			}
+			for j := range want {
+				if math.Float32bits(dst[i][j]) != math.Float32bits(want[j]) {
+					t.Fatalf("%s: matrix %d (%v) [%d] = %v, MatMul %v", s.Name(), i, w.Type, j, dst[i][j], want[j])
+				}
+			}
+		}
+	}
+	ctx := newBackend(t).Context()
+	bad := append([]Matrix(nil), ws...)
+	bad[2].Cols = 256
+	if err := ctx.MatMulShared(dst, bad, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "ws[2].Cols = 256") {
+		t.Errorf("mismatched Cols: %v", err)
+	}
+	short := append([][]float32(nil), dst...)
+	short[3] = short[3][:10]
+	if err := ctx.MatMulShared(short, ws, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "dst[3]") {
+		t.Errorf("short dst[3]: %v", err)
+	}
+	if err := ctx.MatMulShared(dst[:2], ws, x, n); !errors.Is(err, ErrShape) {
+		t.Errorf("2 outputs for %d matrices: %v", len(ws), err)
 	}
 }

@@ -2,6 +2,8 @@
 //
 //	corelane profile [flags]  a Llama-shaped decoder on corelane ops: time per
 //	                          part, tok/s, and a bit-identity check across schedules
+//	corelane tokenize -model FILE -text TEXT [-bos]
+//	                          the token ids of TEXT in the model's vocabulary
 //	corelane info [-json]     CPU, features, topology, affinity and the kernel table
 //
 // CORELANE_KERNELS=name forces a kernel variant; an unknown or unsupported
@@ -28,6 +30,9 @@ commands:
                   sequential and hardware schedules and both attention modes;
                   print where the time goes and check the logits are
                   bit-identical across schedules (-h for flags)
+  tokenize -model FILE -text TEXT [-bos]
+                  print TEXT's token ids in FILE's vocabulary, as llama.cpp
+                  tokenizes it (BOS first only with -bos)
   info [-json]    CPU, features, cores, affinity and the kernel table
 `
 
@@ -51,11 +56,13 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		return profile(args[1:], out)
+	case "tokenize":
+		return tokenize(args[1:], out)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (want profile or info)", args[0])
+	return fmt.Errorf("unknown command %q (want profile, tokenize or info)", args[0])
 }
 
 // infoReport is what `corelane info` prints.

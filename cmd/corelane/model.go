@@ -57,9 +57,49 @@ type weights struct {
 	output     spi.Matrix
 }
 
-// newWeights makes random weights quantized as a Q4_K_M file would be:
-// Q4_K, with Q6_K for attn_v, ffn_down and the output layer.
-func newWeights(m modelShape, seed uint64, progress func(string)) (*weights, error) {
+// The weight mixes newWeights can make. Both are Q4_K with a Q6_K output
+// layer; they differ in attn_v and ffn_down.
+const (
+	// mixQ4KM is llama.cpp's Q4_K_M: attn_v and ffn_down are Q6_K only in
+	// the layers its "more bits" rule picks (the first and last eighth of
+	// the layers, and every third layer between), Q4_K elsewhere — for 16
+	// layers, 0, 1, 4, 7, 10, 13, 14 and 15.
+	mixQ4KM = "q4_k_m"
+	// mixPeer is the model of the peer harness's ggml decoder: attn_v and
+	// ffn_down Q6_K in every layer.
+	mixPeer = "peer"
+)
+
+// moreBits is llama.cpp's rule for the layers of a Q4_K_M file whose
+// attn_v and ffn_down get Q6_K.
+func moreBits(layer, layers int) bool {
+	return layer < layers/8 || layer >= 7*layers/8 || (layer-layers/8)%3 == 2
+}
+
+// vdType returns the type of attn_v and ffn_down in layer l.
+func vdType(mix string, l, layers int) quant.Type {
+	if mix == mixPeer || moreBits(l, layers) {
+		return quant.Q6K
+	}
+	return quant.Q4K
+}
+
+// bytesPerToken is what one decode step reads from the weights: every
+// matrix once, and one row of the embedding.
+func (w *weights) bytesPerToken() int {
+	n := len(w.output.Data) + len(w.embed.Data)/w.embed.Rows
+	for _, l := range w.layers {
+		for _, m := range []spi.Matrix{l.wq, l.wk, l.wv, l.wo, l.wGate, l.wUp, l.wDown} {
+			n += len(m.Data)
+		}
+	}
+	return n
+}
+
+// newWeights makes random weights quantized as a Q4_K_M file would be
+// (mix says which rule): Q4_K, with Q6_K for attn_v and ffn_down (see
+// vdType) and the output layer.
+func newWeights(m modelShape, mix string, seed uint64, progress func(string)) (*weights, error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	mat := func(t quant.Type, rows, cols int, scale float64) (spi.Matrix, error) {
 		vals := make([]float32, rows*cols)
@@ -103,9 +143,9 @@ func newWeights(m modelShape, seed uint64, progress func(string)) (*weights, err
 			t          quant.Type
 			rows, cols int
 		}{
-			{&lw.wq, quant.Q4K, m.Dim, m.Dim}, {&lw.wk, quant.Q4K, m.kvDim(), m.Dim}, {&lw.wv, quant.Q6K, m.kvDim(), m.Dim},
+			{&lw.wq, quant.Q4K, m.Dim, m.Dim}, {&lw.wk, quant.Q4K, m.kvDim(), m.Dim}, {&lw.wv, vdType(mix, l, m.Layers), m.kvDim(), m.Dim},
 			{&lw.wo, quant.Q4K, m.Dim, m.Dim}, {&lw.wGate, quant.Q4K, m.FFN, m.Dim}, {&lw.wUp, quant.Q4K, m.FFN, m.Dim},
-			{&lw.wDown, quant.Q6K, m.Dim, m.FFN},
+			{&lw.wDown, vdType(mix, l, m.Layers), m.Dim, m.FFN},
 		} {
 			if *p.dst, err = mat(p.t, p.rows, p.cols, ws*8); err != nil {
 				return nil, err

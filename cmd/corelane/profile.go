@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/corelane/corelane/kernels"
+	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 	"github.com/corelane/corelane/sdpa"
 	"github.com/corelane/corelane/spi"
@@ -32,44 +33,61 @@ func (t *timers) add(d *time.Duration, f func() error) error {
 }
 
 // decoder runs the model on one context with a KV cache that each step
-// writes in place: k and v are [layers][KVHeads, maxSeq, headDim] and a new
-// token's rows go straight to their position; attention reads the first
-// SeqKV rows of each head through sdpa.Options.KVCapacity.
+// writes in place (spi.WriteKV or WriteKVF16): k and v are
+// [layers][KVHeads, maxSeq, headDim], and attention reads the first SeqKV
+// rows of each head through sdpa.Options.KVCapacity. q, k, v and the
+// attention output stay [tokens, heads, headDim] as MatMul gives them
+// (sdpa.TokensFirst): nothing is transposed by hand.
 type decoder struct {
 	m      modelShape
 	w      *weights
 	ctx    spi.Context
 	mode   sdpa.Mode
+	f16    bool // binary16 KV cache
 	maxSeq int
 	kc, vc [][]float32
+	kh, vh [][]quant.F16
 	t      timers
+	buf    struct{ x, h, q, k, v, att, gate, up, hl, logits []float32 }
 }
 
-func newDecoder(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, maxSeq int) *decoder {
-	d := &decoder{m: m, w: w, ctx: ctx, mode: mode, maxSeq: maxSeq}
+func newDecoder(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, f16 bool, maxSeq int) *decoder {
+	d := &decoder{m: m, w: w, ctx: ctx, mode: mode, f16: f16, maxSeq: maxSeq}
+	n := m.KVHeads * maxSeq * m.headDim()
 	for l := 0; l < m.Layers; l++ {
-		d.kc = append(d.kc, make([]float32, m.KVHeads*maxSeq*m.headDim()))
-		d.vc = append(d.vc, make([]float32, m.KVHeads*maxSeq*m.headDim()))
+		if f16 {
+			d.kh = append(d.kh, make([]quant.F16, n))
+			d.vh = append(d.vh, make([]quant.F16, n))
+		} else {
+			d.kc = append(d.kc, make([]float32, n))
+			d.vc = append(d.vc, make([]float32, n))
+		}
 	}
+	d.buf.hl, d.buf.logits = make([]float32, m.Dim), make([]float32, m.Vocab)
 	return d
 }
 
+// grow returns b with length n, reusing its storage.
+func grow(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
 // forward runs tokens at positions pos0.. and returns the logits of the
-// last token ([Vocab]).
+// last token ([Vocab]; valid until the next call).
 func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 	m, c, T := d.m, d.ctx, len(tokens)
 	hd, kvd := m.headDim(), m.kvDim()
 	if pos0+T > d.maxSeq {
 		return nil, fmt.Errorf("sequence of %d tokens exceeds the cache of %d", pos0+T, d.maxSeq)
 	}
-	x := make([]float32, T*m.Dim)
-	h := make([]float32, T*m.Dim)
-	q := make([]float32, T*m.Dim)
-	k := make([]float32, T*kvd)
-	v := make([]float32, T*kvd)
-	att := make([]float32, T*m.Dim)
-	gate := make([]float32, T*m.FFN)
-	up := make([]float32, T*m.FFN)
+	b := &d.buf
+	b.x, b.h, b.q, b.att = grow(b.x, T*m.Dim), grow(b.h, T*m.Dim), grow(b.q, T*m.Dim), grow(b.att, T*m.Dim)
+	b.k, b.v = grow(b.k, T*kvd), grow(b.v, T*kvd)
+	b.gate, b.up = grow(b.gate, T*m.FFN), grow(b.up, T*m.FFN)
+	x, h, q, k, v, att, gate, up := b.x, b.h, b.q, b.k, b.v, b.att, b.gate, b.up
 	pos := make([]int, T)
 	for i := range pos {
 		pos[i] = pos0 + i
@@ -78,14 +96,21 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 	mm := func(dst []float32, w spi.Matrix, src []float32) error {
 		return t.add(&t.matmul, func() error { return c.MatMul(dst, w, src, T) })
 	}
+	// Matrices that read the same input share one quantization of it.
+	shared := func(dst [][]float32, ws []spi.Matrix, src []float32) error {
+		return t.add(&t.matmul, func() error { return c.MatMulShared(dst, ws, src, T) })
+	}
 	other := func(f func() error) error { return t.add(&t.other, f) }
 	if err := other(func() error { return c.GetRows(x, d.w.embed, tokens) }); err != nil {
 		return nil, err
 	}
+	kvw := sdpa.KVWrite{Batch: 1, KVHeads: m.KVHeads, HeadDim: hd, Capacity: d.maxSeq, Pos: pos0, Tokens: T}
+	shape := sdpa.Shape{Batch: 1, Heads: m.Heads, KVHeads: m.KVHeads, SeqQ: T, SeqKV: pos0 + T, HeadDim: hd}
+	opt := sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq, Layout: sdpa.TokensFirst}
 	for l, lw := range d.w.layers {
 		err := errors.Join(
 			other(func() error { return c.RMSNorm(h, x, lw.attnNorm, T, m.Dim, m.NormEps) }),
-			mm(q, lw.wq, h), mm(k, lw.wk, h), mm(v, lw.wv, h),
+			shared([][]float32{q, k, v}, []spi.Matrix{lw.wq, lw.wk, lw.wv}, h),
 			other(func() error {
 				return errors.Join(c.RoPE(q, T, m.Heads, hd, pos, m.RopeBase, false), c.RoPE(k, T, m.KVHeads, hd, pos, m.RopeBase, false))
 			}),
@@ -94,17 +119,12 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 			return nil, err
 		}
 		err = t.add(&t.attn, func() error {
-			// Write the new K/V rows in place; q and att stay [T, Heads, hd]
-			// (sdpa.TokensFirst), as MatMul gives them.
-			for tok := 0; tok < T; tok++ {
-				for g := 0; g < m.KVHeads; g++ {
-					dst := (g*d.maxSeq + pos0 + tok) * hd
-					copy(d.kc[l][dst:dst+hd], k[(tok*m.KVHeads+g)*hd:])
-					copy(d.vc[l][dst:dst+hd], v[(tok*m.KVHeads+g)*hd:])
-				}
+			if d.f16 {
+				return errors.Join(c.WriteKVF16(d.kh[l], k, kvw), c.WriteKVF16(d.vh[l], v, kvw),
+					c.AttentionF16(att, q, d.kh[l], d.vh[l], shape, opt))
 			}
-			shape := sdpa.Shape{Batch: 1, Heads: m.Heads, KVHeads: m.KVHeads, SeqQ: T, SeqKV: pos0 + T, HeadDim: hd}
-			return c.Attention(att, q, d.kc[l], d.vc[l], shape, sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq, Layout: sdpa.TokensFirst})
+			return errors.Join(c.WriteKV(d.kc[l], k, kvw), c.WriteKV(d.vc[l], v, kvw),
+				c.Attention(att, q, d.kc[l], d.vc[l], shape, opt))
 		})
 		if err != nil {
 			return nil, err
@@ -113,7 +133,7 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 			mm(h, lw.wo, att),
 			other(func() error { return c.Add(x, x, h) }),
 			other(func() error { return c.RMSNorm(h, x, lw.ffnNorm, T, m.Dim, m.NormEps) }),
-			mm(gate, lw.wGate, h), mm(up, lw.wUp, h),
+			shared([][]float32{gate, up}, []spi.Matrix{lw.wGate, lw.wUp}, h),
 			other(func() error { return c.SwiGLU(gate, gate, up) }),
 			mm(h, lw.wDown, gate),
 			other(func() error { return c.Add(x, x, h) }),
@@ -123,13 +143,11 @@ func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
 		}
 	}
 	last := x[(T-1)*m.Dim:]
-	hl := make([]float32, m.Dim)
-	logits := make([]float32, m.Vocab)
 	err := errors.Join(
-		other(func() error { return c.RMSNorm(hl, last, d.w.outputNorm, 1, m.Dim, m.NormEps) }),
-		t.add(&t.matmul, func() error { return c.MatVec(logits, d.w.output, hl) }),
+		other(func() error { return c.RMSNorm(b.hl, last, d.w.outputNorm, 1, m.Dim, m.NormEps) }),
+		t.add(&t.matmul, func() error { return c.MatVec(b.logits, d.w.output, b.hl) }),
 	)
-	return logits, err
+	return b.logits, err
 }
 
 func argmax(x []float32) int {
@@ -145,6 +163,7 @@ func argmax(x []float32) int {
 // runResult is one (schedule, mode) row of the profile table.
 type runResult struct {
 	sched, mode       string
+	threads           int // 1 for sched.Sequential, the pool's workers otherwise
 	t                 timers
 	prefill, decode   time.Duration
 	prefillN, decodeN int
@@ -152,9 +171,9 @@ type runResult struct {
 	tokens            []int
 }
 
-func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, prompt []int, steps int, progress func(string)) (runResult, error) {
-	d := newDecoder(m, w, ctx, mode, len(prompt)+steps)
-	res := runResult{sched: ctx.Schedule().Name(), mode: mode.String(), prefillN: len(prompt), decodeN: steps}
+func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, f16 bool, prompt []int, steps int, progress func(string)) (runResult, error) {
+	d := newDecoder(m, w, ctx, mode, f16, len(prompt)+steps)
+	res := runResult{sched: ctx.Schedule().Name(), threads: ctx.Schedule().Parallelism(), mode: mode.String(), prefillN: len(prompt), decodeN: steps}
 	h := fnv.New64a()
 	hashLogits := func(l []float32) {
 		var b [4]byte
@@ -199,12 +218,38 @@ func profile(args []string, out io.Writer) error {
 	vocab := fs.Int("vocab", 0, "override the preset's vocabulary size")
 	seed := fs.Uint64("seed", 1, "seed of the random weights and prompt")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	defMix := mixQ4KM
+	if e := os.Getenv("CORELANE_PROFILE_MIX"); e != "" {
+		defMix = e
+	}
+	mix := fs.String("mix", defMix, "weight types: "+mixQ4KM+" (llama.cpp's Q4_K_M rule for attn_v/ffn_down) or "+mixPeer+
+		" (Q6_K attn_v/ffn_down in every layer, the peer harness's ggml model); default from CORELANE_PROFILE_MIX")
+	kv := fs.String("kv", "f32", "KV cache type: f32 or f16")
+	benchfmt := fs.Bool("benchfmt", false, "print the results as Go benchmark lines (BenchmarkPeerDecoder/model=…/phase=…), the rest as # comments")
+	modes := fs.String("attention", "exact,fast", "attention modes to run, comma-separated: exact, fast")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	m, ok := presets[*preset]
 	if !ok {
 		return fmt.Errorf("unknown preset %q (have: %s)", *preset, strings.Join(presetNames(), ", "))
+	}
+	if *mix != mixQ4KM && *mix != mixPeer {
+		return fmt.Errorf("unknown -mix %q (want %s or %s)", *mix, mixQ4KM, mixPeer)
+	}
+	if *kv != "f32" && *kv != "f16" {
+		return fmt.Errorf("unknown -kv %q (want f32 or f16)", *kv)
+	}
+	var attModes []sdpa.Mode
+	for _, s := range strings.Split(*modes, ",") {
+		switch strings.TrimSpace(s) {
+		case "exact":
+			attModes = append(attModes, sdpa.Exact)
+		case "fast":
+			attModes = append(attModes, sdpa.Fast)
+		default:
+			return fmt.Errorf("unknown -attention mode %q (want exact, fast)", s)
+		}
 	}
 	if *layers > 0 {
 		m.Layers = *layers
@@ -218,15 +263,21 @@ func profile(args []string, out io.Writer) error {
 	if *prefill < 1 || *decode < 0 {
 		return fmt.Errorf("-prefill must be ≥ 1 and -decode ≥ 0 (got %d, %d)", *prefill, *decode)
 	}
+	// With -benchfmt every line that is not a benchmark result is a
+	// comment, so a benchmark reader can take the output as it is.
+	info := out
+	if *benchfmt {
+		info = &commentWriter{w: out}
+	}
 	progress := func(s string) {
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "\r\033[K%s", s)
 		}
 	}
 	defer progress("")
-	fmt.Fprintf(out, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; Q4_K with Q6_K for attn_v, ffn_down, output\n",
-		m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab)
-	w, err := newWeights(m, *seed, func(s string) { progress("quantizing weights: " + s) })
+	fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; mix %s: %s; kv cache %s\n",
+		m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab, *mix, mixDescription(*mix, m.Layers), *kv)
+	w, err := newWeights(m, *mix, *seed, func(s string) { progress("quantizing weights: " + s) })
 	if err != nil {
 		return err
 	}
@@ -238,17 +289,18 @@ func profile(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	f16 := *kv == "f16"
 	// Warm up (page in the weights, grow the scratch pools, wake the pool)
 	// so that the first timed row is not charged for it.
-	if _, err := profileRun(m, w, b.Context(), sdpa.Exact, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
+	if _, err := profileRun(m, w, b.Context(), sdpa.Exact, f16, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	var results []runResult
-	for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+	for _, mode := range attModes {
 		for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
 			ctx := b.Context().WithSchedule(s)
 			runtime.GC() // weights and earlier runs' garbage: not this run's cost
-			r, err := profileRun(m, w, ctx, mode, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
+			r, err := profileRun(m, w, ctx, mode, f16, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", s.Name(), mode, err)
 			}
@@ -256,7 +308,12 @@ func profile(args []string, out io.Writer) error {
 		}
 	}
 	progress("")
-	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', tabwriter.AlignRight)
+	if *benchfmt {
+		for _, r := range results {
+			printBenchLines(out, m.Name, *kv, r)
+		}
+	}
+	tw := tabwriter.NewWriter(info, 2, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "schedule\tattention\tattn ms\tmatmul ms\tother ms\tprefill tok/s\tdecode tok/s\tlogits fnv64\t")
 	for _, r := range results {
 		rate := func(n int, d time.Duration) string {
@@ -277,13 +334,81 @@ func profile(args []string, out io.Writer) error {
 		if !same {
 			verdict, ok = "DIFFER", false
 		}
-		fmt.Fprintf(out, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
+		fmt.Fprintf(info, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
 	}
-	fmt.Fprintf(out, "kernels: %s\n", kernelSummary())
+	reportRoofline(info, w.bytesPerToken(), results, progress)
+	fmt.Fprintf(info, "kernels: %s\n", kernelSummary())
 	if !ok {
 		return errors.New("logits differ across schedules: the determinism promise is broken")
 	}
 	return nil
+}
+
+// mixDescription says which types a mix gives attn_v and ffn_down.
+func mixDescription(mix string, layers int) string {
+	if mix == mixPeer {
+		return "Q4_K, Q6_K attn_v/ffn_down in every layer and output"
+	}
+	var q6 []string
+	for l := 0; l < layers; l++ {
+		if moreBits(l, layers) {
+			q6 = append(q6, fmt.Sprint(l))
+		}
+	}
+	return "Q4_K, Q6_K output and attn_v/ffn_down in layers " + strings.Join(q6, ",")
+}
+
+// printBenchLines prints r as the peer harness's decoder benchmark lines
+// (../shared/peer/README.md): one per phase, iterations 1, the phase's wall
+// time and its tokens per second.
+func printBenchLines(out io.Writer, model, kv string, r runResult) {
+	threads := 1
+	if r.sched != sched.Sequential.Name() {
+		threads = 2 // the hardware schedule, as the harness names it
+	}
+	impl := "corelane-" + r.mode
+	if v := os.Getenv("CORELANE_KERNELS"); v != "" {
+		impl = "corelane-" + v + "-" + r.mode
+	}
+	procs := runtime.GOMAXPROCS(0)
+	for _, p := range []struct {
+		phase string
+		n     int
+		d     time.Duration
+	}{{"prefill", r.prefillN, r.prefill}, {"decode", r.decodeN, r.decode}} {
+		if p.n == 0 || p.d <= 0 {
+			continue
+		}
+		name := fmt.Sprintf("BenchmarkPeerDecoder/model=%s/phase=%s/tokens=%d/threads=%d/kv=%s/impl=%s", model, p.phase, p.n, threads, kv, impl)
+		if procs > 1 {
+			name += fmt.Sprintf("-%d", procs)
+		}
+		fmt.Fprintf(out, "%s\t1\t%d ns/op\t%.3f tok/s\n", name, p.d.Nanoseconds(), float64(p.n)/p.d.Seconds())
+	}
+}
+
+// commentWriter prefixes every line with "# ".
+type commentWriter struct {
+	w   io.Writer
+	mid bool // inside a line
+}
+
+func (c *commentWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.SplitAfter(string(p), "\n") {
+		if line == "" {
+			continue
+		}
+		if !c.mid {
+			if _, err := io.WriteString(c.w, "# "); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := io.WriteString(c.w, line); err != nil {
+			return 0, err
+		}
+		c.mid = !strings.HasSuffix(line, "\n")
+	}
+	return len(p), nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -295,7 +420,7 @@ func kernelSummary() string {
 	var parts []string
 	for _, o := range kernels.Info().Ops {
 		switch o.Op {
-		case "MatMulQ4K", "MatVecQ6K", "QuantizeQ8K", "DotF32", "ExpSum":
+		case "MatMulQ4K", "MatVecQ4K", "MatVecQ6K", "QuantizeQ8K", "DotF32", "ExpSum":
 			parts = append(parts, o.Op+"="+o.Variant)
 		}
 	}

@@ -25,7 +25,7 @@ func WidenF16AVX512(dst *float32, src *uint16, n int)
 //go:noescape
 func ExactScoresAVX512(st, qt *float32, rs int, k *float32, ldk, hd, n int)
 
-// ExactExpAVX512 sets dst[i] = ExactExp32(x[i] − m[i mod period]) for i <
+// ExactExpAVX512 sets dst[i] = Exp(x[i] − m[i mod period]) for i <
 // n, n a multiple of period, period a multiple of 16 (dst may be x). The
 // exponential is computed in float64 lanes exactly as the twin does it.
 // Twin: exactExpGeneric.
@@ -57,7 +57,7 @@ func DotRowsAVX512(dst, q *float32, hd int, k *float32, ldk, n int)
 
 // ExactSoftmaxAVX512 turns the scores st[j·rs + r] (j < n, r < rs, rs a
 // multiple of 16, n ≥ 1) into softmax weights, each lane r in the twin's
-// order: s = st·scale for j < lim[r], else −Inf; max; e = ExactExp32(s −
+// order: s = st·scale for j < lim[r], else −Inf; max; e = Exp(s −
 // max); sum in key order; e / sum, or 0 for j ≥ lim[r] and for a lane
 // whose every s is −Inf. Twin: exactSoftmaxGeneric.
 //

@@ -782,7 +782,7 @@ dotrows_done:
 // Per group of 16 lanes (rows), three passes over the n keys: scaled
 // scores with the keys from lim[r] on set to −Inf, their max (VMAXPS with
 // the new score first: a NaN or an equal score keeps the max, as the
-// twin's strict >) and whether any is not −Inf; e = ExactExp32(s − max)
+// twin's strict >) and whether any is not −Inf; e = Exp(s − max)
 // and the sum in key order; e / sum, or 0 past lim[r] and in rows without
 // a key.
 #define X_ST DI   // st of the lane group

@@ -8,3 +8,8 @@
 // tags so that the package builds on every GOARCH and with -tags purego,
 // where it is empty.
 package amd64
+
+// q4k_amd64.s and q5k_amd64.s are written by kqgen (see kqgen/main.go for
+// why a generator); `make gencheck` checks that they are up to date.
+//
+//go:generate go run ./kqgen

@@ -12,8 +12,8 @@ import "unsafe"
 // blocks, with the dot in exactly the order of kernels.dotQ8_0Generic, its
 // Go twin (bit-identical results). The kernels read w[:rows·nb] and x[:nb]
 // and write only the rows elements dst[r·inc]; rows == 0 or nb == 0 read
-// nothing. The quants must lie in [-127, 127] (as ggml's quantizers
-// produce them). Callers check every length; the kernels check nothing.
+// nothing. Every byte is a valid quant on either side, -128 included.
+// Callers check every length; the kernels check nothing.
 
 // MatVecQ8_0AVX2 needs AVX2 and F16C.
 //

@@ -14,17 +14,27 @@
 // dd = f16(dw)·f16(dx) as one float32 multiply, acc[b mod 4][l] +=
 // dd·float32(A[l]) as a multiply then an add (no FMA), and at the end
 // hsum((acc0+acc1) + (acc2+acc3)) with hsum(v) = ((v0+v4)+(v2+v6)) +
-// ((v1+v5)+(v3+v7)).
+// ((v1+v5)+(v3+v7)), a NaN result stored as the canonical NaN.
 //
 // The product is symmetric, so the kernels package also uses these
 // routines for MatMul: with w = the activation columns, x = one weight row
 // and inc = ldd they fill one row of the output, so each weight row is read
 // (and its sign and scales prepared) once for a whole tile of columns.
 //
-// Signed × signed with u8 × s8 instructions: |x| · (w·sign(x)), computed
-// once per block of x and shared by every row of the tile. This needs the
-// quants in [-127, 127] (what ggml's quantizers produce): w = -128 against
-// a negative x would overflow.
+// Every quant byte is valid on either side, -128 included (GGUF files may
+// hold it, and ggml's |x|·sign(w, x) trick overflows on it). The products
+// are exact for all of them:
+//
+//   - without VNNI, both operands are sign-extended to int16 in place (the
+//     even byte of each word shifted up and back down, the odd byte shifted
+//     down), and VPMADDWD of the even halves plus VPMADDWD of the odd halves
+//     is the sum of a lane's four products (|·| ≤ 4·128², no saturation);
+//   - with VNNI, u = w XOR 0x80 (w + 128 as an unsigned byte) and s = x, so
+//     VPDPBUSD adds Σ w·x + 128·Σ x to an accumulator seeded with
+//     -128·Σ x, which is computed once per block of x (VPMADDUBSW of 1s
+//     with x, then VPMADDWD with -128) and shared by every row of the tile.
+//
+// Either way x's part is done once per block and shared by every row.
 //
 // Vectors are 256 bits wide in every variant. A block is 32 values, so its
 // float work (convert, scale, accumulate) fills one ymm register; a zmm
@@ -46,6 +56,111 @@
 #define Q8B blockQ8_0__size
 #define Q8D blockQ8_0_d
 #define Q8Q blockQ8_0_qs
+
+// Constants: bytes 0x80, bytes 1, words -128.
+DATA q8C80<>+0(SB)/8, $0x8080808080808080
+DATA q8C80<>+8(SB)/8, $0x8080808080808080
+DATA q8C80<>+16(SB)/8, $0x8080808080808080
+DATA q8C80<>+24(SB)/8, $0x8080808080808080
+GLOBL q8C80<>(SB), RODATA|NOPTR, $32
+DATA q8C01<>+0(SB)/8, $0x0101010101010101
+DATA q8C01<>+8(SB)/8, $0x0101010101010101
+DATA q8C01<>+16(SB)/8, $0x0101010101010101
+DATA q8C01<>+24(SB)/8, $0x0101010101010101
+GLOBL q8C01<>(SB), RODATA|NOPTR, $32
+DATA q8CM128<>+0(SB)/8, $0xff80ff80ff80ff80
+DATA q8CM128<>+8(SB)/8, $0xff80ff80ff80ff80
+DATA q8CM128<>+16(SB)/8, $0xff80ff80ff80ff80
+DATA q8CM128<>+24(SB)/8, $0xff80ff80ff80ff80
+GLOBL q8CM128<>(SB), RODATA|NOPTR, $32
+DATA q8NaN<>+0(SB)/8, $0x7fc000007fc00000
+DATA q8NaN<>+8(SB)/8, $0x7fc000007fc00000
+GLOBL q8NaN<>(SB), RODATA|NOPTR, $16
+
+// Q8_CANON(x, t): x = the canonical NaN 0x7fc00000 where x is a NaN
+// (kernels.canonNaN: the payload of a NaN result depends on operand order,
+// the canonical one does not); t scratch.
+#define Q8_CANON(x, t) \
+	VCMPPS    $3, x, x, t            \
+	VBLENDVPS t, q8NaN<>(SB), x, x
+
+// Q8S_X(off): Y14, Y13 = the even and odd quants of the block of x at
+// byte offset off (BX), sign-extended to int16 words.
+#define Q8S_X(off) \
+	VMOVDQU Q8Q+off(BX), Y13 \
+	VPSLLW  $8, Y13, Y14     \
+	VPSRAW  $8, Y14, Y14     \
+	VPSRAW  $8, Y13, Y13
+
+// Q8S_ROW(p, off, a, t): a = the int32 lane sums of the block at off of
+// row p against x (after Q8S_X); t scratch.
+#define Q8S_ROW(p, off, a, t) \
+	VMOVDQU  Q8Q+off(p), a \
+	VPSLLW   $8, a, t      \
+	VPSRAW   $8, t, t      \
+	VPSRAW   $8, a, a      \
+	VPMADDWD Y14, t, t     \
+	VPMADDWD Y13, a, a     \
+	VPADDD   t, a, a
+
+// Q8S_PRE2(off), Q8S_PRE1(off), Q8S_PRE4(off): the lane sums of rows SI and
+// R8 in Y12 and Y11; of row SI in Y12; of rows SI, R8, R9, R11 in Y12, Y11,
+// Y10, Y9.
+#define Q8S_PRE2(off) \
+	Q8S_X(off)               \
+	Q8S_ROW(SI, off, Y12, Y10) \
+	Q8S_ROW(R8, off, Y11, Y9)
+
+#define Q8S_PRE1(off) \
+	Q8S_X(off) \
+	Q8S_ROW(SI, off, Y12, Y11)
+
+#define Q8S_PRE4(off) \
+	Q8S_X(off)                 \
+	Q8S_ROW(SI, off, Y12, Y0)  \
+	Q8S_ROW(R8, off, Y11, Y1)  \
+	Q8S_ROW(R9, off, Y10, Y2)  \
+	Q8S_ROW(R11, off, Y9, Y3)
+
+// Q8U_X(off): Y14 = the quants of the block of x at off, Y13 = -128 times
+// each lane's sum of four of them (the VNNI seed, exact in int32).
+#define Q8U_X(off) \
+	VMOVDQU    Q8Q+off(BX), Y14      \
+	VMOVDQU    q8C01<>(SB), Y13      \
+	VPMADDUBSW Y14, Y13, Y13         \
+	VPMADDWD   q8CM128<>(SB), Y13, Y13
+
+// Q8U_PRE2(off): Q8U_X, then Y12, Y11 = rows SI, R8 XOR 0x80 (Y15) and
+// Y10, Y9 = the seed, ready for VPDPBUSD.
+#define Q8U_PRE2(off) \
+	Q8U_X(off)                   \
+	VPXOR   Q8Q+off(SI), Y15, Y12 \
+	VPXOR   Q8Q+off(R8), Y15, Y11 \
+	VMOVDQA Y13, Y10             \
+	VMOVDQA Y13, Y9
+
+// Q8U_PRE1(off): the same for row SI into Y12, seed in Y11.
+#define Q8U_PRE1(off) \
+	Q8U_X(off)                   \
+	VPXOR   Q8Q+off(SI), Y15, Y12 \
+	VMOVDQA Y13, Y11
+
+// Q8U_PRE4(off): the four rows SI, R8, R9, R11 XOR 0x80 in Y12, Y11, Y10,
+// Y9 and their lane sums in Y0..Y3 (EVEX VPDPBUSD).
+#define Q8U_PRE4(off) \
+	Q8U_X(off)                     \
+	VPXOR    Q8Q+off(SI), Y15, Y12  \
+	VPXOR    Q8Q+off(R8), Y15, Y11  \
+	VPXOR    Q8Q+off(R9), Y15, Y10  \
+	VPXOR    Q8Q+off(R11), Y15, Y9  \
+	VMOVDQA  Y13, Y0               \
+	VMOVDQA  Y13, Y1               \
+	VMOVDQA  Y13, Y2               \
+	VMOVDQA  Y13, Y3               \
+	VPDPBUSD Y14, Y12, Y0          \
+	VPDPBUSD Y14, Y11, Y1          \
+	VPDPBUSD Y14, Y10, Y2          \
+	VPDPBUSD Y14, Y9, Y3
 
 // Q8_PACK4(p, r): r = the fp16 scales of the four blocks at p, block j in
 // bits 16j..16j+15. R13 is scratch.
@@ -69,8 +184,8 @@
 //	DX  x              BX  x (current block)       CX  blocks left
 //	R10 rows left      AX, R9, R12, R13 scratch
 //	Y0..Y3  row 0, accumulator sets 0..3       Y4..Y7  row 1
-//	Y14 x quants       Y13 |x|                 Y12, Y11  w·sign(x), rows 0, 1
-//	Y15 int16 ones (AVX2)                      Y8..Y10 scratch
+//	Y14, Y13  x (Q8S_X or Q8U_X)             Y12, Y11  rows 0, 1
+//	Y15 0x80 bytes (AVX-VNNI)                  Y8..Y10 scratch
 // Frame: 0(SP) dd of row 0, blocks 0..3; 16(SP) row 1.
 
 // Q8V_DD4X2: the dd of blocks 0..3 for rows SI and R8 against BX, to
@@ -103,16 +218,6 @@
 	VMULPS    X9, X10, X10       \
 	VMOVQ     X10, 0(SP)
 
-// Q8V_PRE2(off): Y13 = |x|, Y12 and Y11 = w·sign(x) of rows SI, R8, for the
-// block at byte offset off.
-#define Q8V_PRE2(off) \
-	VMOVDQU Q8Q+off(BX), Y14 \
-	VPABSB  Y14, Y13         \
-	VMOVDQU Q8Q+off(SI), Y12 \
-	VPSIGNB Y14, Y12, Y12    \
-	VMOVDQU Q8Q+off(R8), Y11 \
-	VPSIGNB Y14, Y11, Y11
-
 // Q8V_POST2(a, b, t, u, d0, d1, acc0, acc1): acc0 += dd(d0(SP))·float(a),
 // acc1 += dd(d1(SP))·float(b); t, u scratch.
 #define Q8V_POST2(a, b, t, u, d0, d1, acc0, acc1) \
@@ -125,7 +230,7 @@
 	VADDPS       a, acc0, acc0 \
 	VADDPS       b, acc1, acc1
 
-// Q8V_DD4X1, Q8V_DD1X1, Q8V_PRE1, Q8V_POST1: the same for the one row SI.
+// Q8V_DD4X1, Q8V_DD1X1, Q8V_POST1: the same for the one row SI.
 #define Q8V_DD4X1 \
 	Q8_PACK4(SI, AX)              \
 	Q8_PACK4(BX, R12)             \
@@ -146,12 +251,6 @@
 	VMOVSHDUP X10, X9       \
 	VMULSS    X9, X10, X10  \
 	VMOVSS    X10, 0(SP)
-
-#define Q8V_PRE1(off) \
-	VMOVDQU Q8Q+off(BX), Y14 \
-	VPABSB  Y14, Y13         \
-	VMOVDQU Q8Q+off(SI), Y12 \
-	VPSIGNB Y14, Y12, Y12
 
 #define Q8V_POST1(a, t, d0, acc0) \
 	VCVTDQ2PS    a, a        \
@@ -184,6 +283,8 @@
 
 // Q8V_STORE2: dst[0] = X0, dst[inc] = X4; DI advances two rows.
 #define Q8V_STORE2 \
+	Q8_CANON(X0, X8)     \
+	Q8_CANON(X4, X8)     \
 	MOVQ   inc+8(FP), AX \
 	SHLQ   $2, AX        \
 	VMOVSS X0, (DI)      \
@@ -202,8 +303,8 @@
 //	DX  x         BX  x (current block)      CX  blocks left
 //	R10 rows left AX, R12, R13 scratch
 //	Y16..Y31  accumulators: row r, set s in Y(16+4r+s)
-//	Y14 x quants  Y13 |x|   Y12, Y11, Y10, Y9  w·sign(x), rows 0..3
-//	Y15 int16 ones (AVX512)  Y0..Y3 VPDPBUSD sums (AVX512VNNI)  Y8 scratch
+//	Y14, Y13  x (Q8S_X or Q8U_X)   Y12, Y11, Y10, Y9  rows 0..3
+//	Y15 0x80 bytes (AVX512VNNI)    Y0..Y3 scratch or sums       Y8 scratch
 // Frame: dd of row r, block j at 16r+4j(SP).
 
 // Q8Z_DD4X4: the dd of blocks 0..3 of the four rows, to the frame.
@@ -250,19 +351,6 @@
 	VEXTRACTPS   $1, X10, 16(SP) \
 	VEXTRACTPS   $2, X10, 32(SP) \
 	VEXTRACTPS   $3, X10, 48(SP)
-
-// Q8Z_PRE4(off): Y13 = |x|; Y12, Y11, Y10, Y9 = w·sign(x) of rows 0..3.
-#define Q8Z_PRE4(off) \
-	VMOVDQU Q8Q+off(BX), Y14  \
-	VPABSB  Y14, Y13          \
-	VMOVDQU Q8Q+off(SI), Y12  \
-	VPSIGNB Y14, Y12, Y12     \
-	VMOVDQU Q8Q+off(R8), Y11  \
-	VPSIGNB Y14, Y11, Y11     \
-	VMOVDQU Q8Q+off(R9), Y10  \
-	VPSIGNB Y14, Y10, Y10     \
-	VMOVDQU Q8Q+off(R11), Y9  \
-	VPSIGNB Y14, Y9, Y9
 
 // Q8Z_POST(a, d, acc): acc += dd(d(SP))·float(a).
 #define Q8Z_POST(a, d, acc) \
@@ -315,6 +403,10 @@
 	Q8Z_RED4(Y20, Y21, Y22, Y23, Y1, X1, X8) \
 	Q8Z_RED4(Y24, Y25, Y26, Y27, Y2, X2, X8) \
 	Q8Z_RED4(Y28, Y29, Y30, Y31, Y3, X3, X8) \
+	Q8_CANON(X0, X8)     \
+	Q8_CANON(X1, X8)     \
+	Q8_CANON(X2, X8)     \
+	Q8_CANON(X3, X8)     \
 	MOVQ   inc+8(FP), AX \
 	SHLQ   $2, AX        \
 	VMOVSS X0, (DI)      \
@@ -335,17 +427,6 @@
 	LEAQ   (R9)(AX*1), R11 \
 	MOVQ   DX, BX
 
-// Q8Z_VNNI4: Y0..Y3 = VPDPBUSD(|x|, w·sign(x)) of rows 0..3 (EVEX).
-#define Q8Z_VNNI4 \
-	VPXORD   Y0, Y0, Y0       \
-	VPXORD   Y1, Y1, Y1       \
-	VPXORD   Y2, Y2, Y2       \
-	VPXORD   Y3, Y3, Y3       \
-	VPDPBUSD Y12, Y13, Y0     \
-	VPDPBUSD Y11, Y13, Y1     \
-	VPDPBUSD Y10, Y13, Y2     \
-	VPDPBUSD Y9, Y13, Y3
-
 // func MatVecQ8_0AVX2(dst *float32, inc int, w, x unsafe.Pointer, rows, nb int)
 // Requires: AVX2, F16C
 TEXT ·MatVecQ8_0AVX2(SB), NOSPLIT, $32-48
@@ -353,8 +434,6 @@ TEXT ·MatVecQ8_0AVX2(SB), NOSPLIT, $32-48
 	MOVQ     w+16(FP), SI
 	MOVQ     x+24(FP), DX
 	MOVQ     rows+32(FP), R10
-	VPCMPEQW Y15, Y15, Y15
-	VPSRLW   $15, Y15, Y15
 
 mvq80avx2_pairs:
 	CMPQ   R10, $2
@@ -370,29 +449,13 @@ mvq80avx2_pairs:
 	PCALIGN $32
 mvq80avx2_pquad:
 	Q8V_DD4X2
-	Q8V_PRE2(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(0)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 0, 16, Y0, Y4)
-	Q8V_PRE2(Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(Q8B)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 4, 20, Y1, Y5)
-	Q8V_PRE2(2*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(2*Q8B)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 8, 24, Y2, Y6)
-	Q8V_PRE2(3*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(3*Q8B)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 12, 28, Y3, Y7)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, R8
@@ -406,11 +469,7 @@ mvq80avx2_ptail:
 	TESTQ CX, CX
 	JZ    mvq80avx2_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(0)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 0, 4, Y0, Y4)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -418,11 +477,7 @@ mvq80avx2_ptail:
 	DECQ CX
 	JZ   mvq80avx2_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(0)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 0, 4, Y1, Y5)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -430,11 +485,7 @@ mvq80avx2_ptail:
 	DECQ CX
 	JZ   mvq80avx2_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
+	Q8S_PRE2(0)
 	Q8V_POST2(Y12, Y11, Y10, Y9, 0, 4, Y2, Y6)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -463,21 +514,13 @@ mvq80avx2_single:
 	PCALIGN $32
 mvq80avx2_squad:
 	Q8V_DD4X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y0)
-	Q8V_PRE1(Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(Q8B)
 	Q8V_POST1(Y12, Y10, 4, Y1)
-	Q8V_PRE1(2*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(2*Q8B)
 	Q8V_POST1(Y12, Y10, 8, Y2)
-	Q8V_PRE1(3*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(3*Q8B)
 	Q8V_POST1(Y12, Y10, 12, Y3)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, BX
@@ -489,31 +532,26 @@ mvq80avx2_stail:
 	TESTQ CX, CX
 	JZ    mvq80avx2_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y0)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80avx2_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y1)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80avx2_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y2)
 
 mvq80avx2_send:
 	Q8V_RED(Y0, Y1, Y2, Y3, X0, X8)
+	Q8_CANON(X0, X8)
 	VMOVSS X0, (DI)
 
 mvq80avx2_ret:
@@ -523,13 +561,14 @@ mvq80avx2_ret:
 // func MatVecQ8_0AVXVNNI(dst *float32, inc int, w, x unsafe.Pointer, rows, nb int)
 // Requires: AVX2, AVX-VNNI, F16C
 //
-// MatVecQ8_0AVX2 with VPDPBUSD (into a zeroed register) in place of
-// VPMADDUBSW + VPMADDWD.
+// MatVecQ8_0AVX2 with VPDPBUSD (into the seeded register) in place of the
+// sign-extended VPMADDWD products.
 TEXT ·MatVecQ8_0AVXVNNI(SB), NOSPLIT, $32-48
 	MOVQ dst+0(FP), DI
 	MOVQ w+16(FP), SI
 	MOVQ x+24(FP), DX
 	MOVQ rows+32(FP), R10
+	VMOVDQU q8C80<>(SB), Y15
 
 mvq80vnni_pairs:
 	CMPQ   R10, $2
@@ -545,29 +584,21 @@ mvq80vnni_pairs:
 	PCALIGN $32
 mvq80vnni_pquad:
 	Q8V_DD4X2
-	Q8V_PRE2(0)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(0)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 0, 16, Y0, Y4)
-	Q8V_PRE2(Q8B)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(Q8B)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 4, 20, Y1, Y5)
-	Q8V_PRE2(2*Q8B)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(2*Q8B)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 8, 24, Y2, Y6)
-	Q8V_PRE2(3*Q8B)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(3*Q8B)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 12, 28, Y3, Y7)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, R8
@@ -580,11 +611,9 @@ mvq80vnni_ptail:
 	TESTQ CX, CX
 	JZ    mvq80vnni_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(0)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 0, 4, Y0, Y4)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -592,11 +621,9 @@ mvq80vnni_ptail:
 	DECQ CX
 	JZ   mvq80vnni_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(0)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 0, 4, Y1, Y5)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -604,11 +631,9 @@ mvq80vnni_ptail:
 	DECQ CX
 	JZ   mvq80vnni_pend
 	Q8V_DD1X2
-	Q8V_PRE2(0)
-	VPXOR Y10, Y10, Y10
-	VPXOR Y9, Y9, Y9
-	VPDPBUSD_Y(12, 13, 10) // {vex} vpdpbusd ymm10, ymm13, ymm12
-	VPDPBUSD_Y(11, 13, 9)  // {vex} vpdpbusd ymm9, ymm13, ymm11
+	Q8U_PRE2(0)
+	VPDPBUSD_Y(14, 12, 10) // {vex} vpdpbusd ymm10, ymm12, ymm14
+	VPDPBUSD_Y(14, 11, 9)  // {vex} vpdpbusd ymm9, ymm11, ymm14
 	Q8V_POST2(Y10, Y9, Y12, Y11, 0, 4, Y2, Y6)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, R8
@@ -637,21 +662,17 @@ mvq80vnni_single:
 	PCALIGN $32
 mvq80vnni_squad:
 	Q8V_DD4X1
-	Q8V_PRE1(0)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(0)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 0, Y0)
-	Q8V_PRE1(Q8B)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(Q8B)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 4, Y1)
-	Q8V_PRE1(2*Q8B)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(2*Q8B)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 8, Y2)
-	Q8V_PRE1(3*Q8B)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(3*Q8B)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 12, Y3)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, BX
@@ -663,31 +684,29 @@ mvq80vnni_stail:
 	TESTQ CX, CX
 	JZ    mvq80vnni_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(0)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 0, Y0)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80vnni_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(0)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 0, Y1)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80vnni_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR Y11, Y11, Y11
-	VPDPBUSD_Y(12, 13, 11) // {vex} vpdpbusd ymm11, ymm13, ymm12
+	Q8U_PRE1(0)
+	VPDPBUSD_Y(14, 12, 11) // {vex} vpdpbusd ymm11, ymm12, ymm14
 	Q8V_POST1(Y11, Y10, 0, Y2)
 
 mvq80vnni_send:
 	Q8V_RED(Y0, Y1, Y2, Y3, X0, X8)
+	Q8_CANON(X0, X8)
 	VMOVSS X0, (DI)
 
 mvq80vnni_ret:
@@ -701,8 +720,6 @@ TEXT ·MatVecQ8_0AVX512(SB), NOSPLIT, $64-48
 	MOVQ     w+16(FP), SI
 	MOVQ     x+24(FP), DX
 	MOVQ     rows+32(FP), R10
-	VPCMPEQW Y15, Y15, Y15
-	VPSRLW   $15, Y15, Y15
 
 mvq80avx512_quads:
 	CMPQ R10, $4
@@ -716,54 +733,22 @@ mvq80avx512_quads:
 	PCALIGN $32
 mvq80avx512_qquad:
 	Q8Z_DD4X4
-	Q8Z_PRE4(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(0)
 	Q8Z_POST(Y12, 0, Y16)
 	Q8Z_POST(Y11, 16, Y20)
 	Q8Z_POST(Y10, 32, Y24)
 	Q8Z_POST(Y9, 48, Y28)
-	Q8Z_PRE4(Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(Q8B)
 	Q8Z_POST(Y12, 4, Y17)
 	Q8Z_POST(Y11, 20, Y21)
 	Q8Z_POST(Y10, 36, Y25)
 	Q8Z_POST(Y9, 52, Y29)
-	Q8Z_PRE4(2*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(2*Q8B)
 	Q8Z_POST(Y12, 8, Y18)
 	Q8Z_POST(Y11, 24, Y22)
 	Q8Z_POST(Y10, 40, Y26)
 	Q8Z_POST(Y9, 56, Y30)
-	Q8Z_PRE4(3*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(3*Q8B)
 	Q8Z_POST(Y12, 12, Y19)
 	Q8Z_POST(Y11, 28, Y23)
 	Q8Z_POST(Y10, 44, Y27)
@@ -777,15 +762,7 @@ mvq80avx512_qtail:
 	TESTQ CX, CX
 	JZ    mvq80avx512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(0)
 	Q8Z_POST(Y12, 0, Y16)
 	Q8Z_POST(Y11, 16, Y20)
 	Q8Z_POST(Y10, 32, Y24)
@@ -794,15 +771,7 @@ mvq80avx512_qtail:
 	DECQ CX
 	JZ   mvq80avx512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(0)
 	Q8Z_POST(Y12, 0, Y17)
 	Q8Z_POST(Y11, 16, Y21)
 	Q8Z_POST(Y10, 32, Y25)
@@ -811,15 +780,7 @@ mvq80avx512_qtail:
 	DECQ CX
 	JZ   mvq80avx512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDUBSW Y11, Y13, Y11
-	VPMADDUBSW Y10, Y13, Y10
-	VPMADDUBSW Y9, Y13, Y9
-	VPMADDWD   Y15, Y12, Y12
-	VPMADDWD   Y15, Y11, Y11
-	VPMADDWD   Y15, Y10, Y10
-	VPMADDWD   Y15, Y9, Y9
+	Q8S_PRE4(0)
 	Q8Z_POST(Y12, 0, Y18)
 	Q8Z_POST(Y11, 16, Y22)
 	Q8Z_POST(Y10, 32, Y26)
@@ -847,21 +808,13 @@ mvq80avx512_single:
 	PCALIGN $32
 mvq80avx512_squad:
 	Q8V_DD4X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y0)
-	Q8V_PRE1(Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(Q8B)
 	Q8V_POST1(Y12, Y10, 4, Y1)
-	Q8V_PRE1(2*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(2*Q8B)
 	Q8V_POST1(Y12, Y10, 8, Y2)
-	Q8V_PRE1(3*Q8B)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(3*Q8B)
 	Q8V_POST1(Y12, Y10, 12, Y3)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, BX
@@ -873,33 +826,28 @@ mvq80avx512_stail:
 	TESTQ CX, CX
 	JZ    mvq80avx512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y0)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80avx512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y1)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80avx512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPMADDUBSW Y12, Y13, Y12
-	VPMADDWD   Y15, Y12, Y12
+	Q8S_PRE1(0)
 	Q8V_POST1(Y12, Y10, 0, Y2)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 
 mvq80avx512_send:
 	Q8V_RED(Y0, Y1, Y2, Y3, X0, X8)
+	Q8_CANON(X0, X8)
 	VMOVSS X0, (DI)
 	MOVQ   inc+8(FP), AX
 	LEAQ   (DI)(AX*4), DI
@@ -913,13 +861,14 @@ mvq80avx512_ret:
 // func MatVecQ8_0AVX512VNNI(dst *float32, inc int, w, x unsafe.Pointer, rows, nb int)
 // Requires: AVX2, AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
 //
-// MatVecQ8_0AVX512 with VPDPBUSD (into a zeroed register) in place of
-// VPMADDUBSW + VPMADDWD.
+// MatVecQ8_0AVX512 with VPDPBUSD (into the seeded register) in place of the
+// sign-extended VPMADDWD products.
 TEXT ·MatVecQ8_0AVX512VNNI(SB), NOSPLIT, $64-48
 	MOVQ dst+0(FP), DI
 	MOVQ w+16(FP), SI
 	MOVQ x+24(FP), DX
 	MOVQ rows+32(FP), R10
+	VMOVDQU q8C80<>(SB), Y15
 
 mvq80vnni512_quads:
 	CMPQ R10, $4
@@ -933,26 +882,22 @@ mvq80vnni512_quads:
 	PCALIGN $32
 mvq80vnni512_qquad:
 	Q8Z_DD4X4
-	Q8Z_PRE4(0)
-	Q8Z_VNNI4
+	Q8U_PRE4(0)
 	Q8Z_POST(Y0, 0, Y16)
 	Q8Z_POST(Y1, 16, Y20)
 	Q8Z_POST(Y2, 32, Y24)
 	Q8Z_POST(Y3, 48, Y28)
-	Q8Z_PRE4(Q8B)
-	Q8Z_VNNI4
+	Q8U_PRE4(Q8B)
 	Q8Z_POST(Y0, 4, Y17)
 	Q8Z_POST(Y1, 20, Y21)
 	Q8Z_POST(Y2, 36, Y25)
 	Q8Z_POST(Y3, 52, Y29)
-	Q8Z_PRE4(2*Q8B)
-	Q8Z_VNNI4
+	Q8U_PRE4(2*Q8B)
 	Q8Z_POST(Y0, 8, Y18)
 	Q8Z_POST(Y1, 24, Y22)
 	Q8Z_POST(Y2, 40, Y26)
 	Q8Z_POST(Y3, 56, Y30)
-	Q8Z_PRE4(3*Q8B)
-	Q8Z_VNNI4
+	Q8U_PRE4(3*Q8B)
 	Q8Z_POST(Y0, 12, Y19)
 	Q8Z_POST(Y1, 28, Y23)
 	Q8Z_POST(Y2, 44, Y27)
@@ -966,8 +911,7 @@ mvq80vnni512_qtail:
 	TESTQ CX, CX
 	JZ    mvq80vnni512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	Q8Z_VNNI4
+	Q8U_PRE4(0)
 	Q8Z_POST(Y0, 0, Y16)
 	Q8Z_POST(Y1, 16, Y20)
 	Q8Z_POST(Y2, 32, Y24)
@@ -976,8 +920,7 @@ mvq80vnni512_qtail:
 	DECQ CX
 	JZ   mvq80vnni512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	Q8Z_VNNI4
+	Q8U_PRE4(0)
 	Q8Z_POST(Y0, 0, Y17)
 	Q8Z_POST(Y1, 16, Y21)
 	Q8Z_POST(Y2, 32, Y25)
@@ -986,8 +929,7 @@ mvq80vnni512_qtail:
 	DECQ CX
 	JZ   mvq80vnni512_qend
 	Q8Z_DD1X4
-	Q8Z_PRE4(0)
-	Q8Z_VNNI4
+	Q8U_PRE4(0)
 	Q8Z_POST(Y0, 0, Y18)
 	Q8Z_POST(Y1, 16, Y22)
 	Q8Z_POST(Y2, 32, Y26)
@@ -1015,21 +957,17 @@ mvq80vnni512_single:
 	PCALIGN $32
 mvq80vnni512_squad:
 	Q8V_DD4X1
-	Q8V_PRE1(0)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(0)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 0, Y0)
-	Q8V_PRE1(Q8B)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(Q8B)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 4, Y1)
-	Q8V_PRE1(2*Q8B)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(2*Q8B)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 8, Y2)
-	Q8V_PRE1(3*Q8B)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(3*Q8B)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 12, Y3)
 	ADDQ $4*Q8B, SI
 	ADDQ $4*Q8B, BX
@@ -1041,33 +979,31 @@ mvq80vnni512_stail:
 	TESTQ CX, CX
 	JZ    mvq80vnni512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(0)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 0, Y0)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80vnni512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(0)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 0, Y1)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 	DECQ CX
 	JZ   mvq80vnni512_send
 	Q8V_DD1X1
-	Q8V_PRE1(0)
-	VPXOR    Y11, Y11, Y11
-	VPDPBUSD Y12, Y13, Y11
+	Q8U_PRE1(0)
+	VPDPBUSD Y14, Y12, Y11
 	Q8V_POST1(Y11, Y10, 0, Y2)
 	ADDQ $Q8B, SI
 	ADDQ $Q8B, BX
 
 mvq80vnni512_send:
 	Q8V_RED(Y0, Y1, Y2, Y3, X0, X8)
+	Q8_CANON(X0, X8)
 	VMOVSS X0, (DI)
 	MOVQ   inc+8(FP), AX
 	LEAQ   (DI)(AX*4), DI

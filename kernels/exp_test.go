@@ -1,4 +1,4 @@
-package sdpa
+package kernels
 
 import (
 	"math"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// ulpDiff returns the distance between a and b in float32 units in the last
+// ulpDist returns the distance between a and b in float32 units in the last
 // place (0 when equal, including two zeros of either sign).
-func ulpDiff(a, b float32) uint32 {
+func ulpDist(a, b float32) uint32 {
 	ia, ib := orderedBits(a), orderedBits(b)
 	if ia > ib {
 		return uint32(ia - ib)
@@ -30,43 +30,43 @@ func orderedBits(f float32) int64 {
 // refExp is the reference the exponential is measured against.
 func refExp(x float32) float32 { return float32(math.Exp(float64(x))) }
 
-func TestExp32Edges(t *testing.T) {
+func TestExpEdges(t *testing.T) {
 	inf := float32(math.Inf(1))
 	for _, c := range []struct{ x, want float32 }{
 		{0, 1},
 		{float32(math.Copysign(0, -1)), 1},
 		{inf, inf},
 		{-inf, 0},
-		{expOverflow, inf},
-		{math.Nextafter32(expOverflow, 0), refExp(math.Nextafter32(expOverflow, 0))},
+		{ExpOverflow, inf},
+		{math.Nextafter32(ExpOverflow, 0), refExp(math.Nextafter32(ExpOverflow, 0))},
 		{math.MaxFloat32, inf},
 		{-math.MaxFloat32, 0},
-		{expUnderflow, 0},
+		{ExpUnderflow, 0},
 		{-103.97207, refExp(-103.97207)},
 		{math.SmallestNonzeroFloat32, 1},
 		{-math.SmallestNonzeroFloat32, 1},
 	} {
-		if got := exp32(c.x); math.Float32bits(got) != math.Float32bits(c.want) {
-			t.Errorf("exp32(%g) = %g (%#x), want %g (%#x)", c.x, got, math.Float32bits(got), c.want, math.Float32bits(c.want))
+		if got := Exp(c.x); math.Float32bits(got) != math.Float32bits(c.want) {
+			t.Errorf("Exp(%g) = %g (%#x), want %g (%#x)", c.x, got, math.Float32bits(got), c.want, math.Float32bits(c.want))
 		}
 	}
-	if got := exp32(float32(math.NaN())); got == got {
-		t.Errorf("exp32(NaN) = %g, want NaN", got)
+	if got := Exp(float32(math.NaN())); got == got {
+		t.Errorf("Exp(NaN) = %g, want NaN", got)
 	}
-	if math.Nextafter32(expOverflow, 0) >= expOverflow || math.IsInf(float64(refExp(math.Nextafter32(expOverflow, 0))), 1) ||
-		!math.IsInf(float64(refExp(expOverflow)), 1) {
-		t.Errorf("expOverflow %g is not the overflow threshold of float32(math.Exp)", float32(expOverflow))
+	if math.Nextafter32(ExpOverflow, 0) >= ExpOverflow || math.IsInf(float64(refExp(math.Nextafter32(ExpOverflow, 0))), 1) ||
+		!math.IsInf(float64(refExp(ExpOverflow)), 1) {
+		t.Errorf("ExpOverflow %g is not the overflow threshold of float32(math.Exp)", float32(ExpOverflow))
 	}
-	if refExp(expUnderflow) != 0 || refExp(math.Nextafter32(expUnderflow, 0)) != 0 {
-		t.Errorf("float32(math.Exp(%d)) is not 0", expUnderflow)
+	if refExp(ExpUnderflow) != 0 || refExp(math.Nextafter32(ExpUnderflow, 0)) != 0 {
+		t.Errorf("float32(math.Exp(%d)) is not 0", ExpUnderflow)
 	}
 }
 
-// TestExp32 sweeps the float32 line — every stride-th bit pattern, offset so
+// TestExp sweeps the float32 line — every stride-th bit pattern, offset so
 // that the sweep also lands on odd patterns, plus every pattern near the
-// finite-range edges — and asserts that exp32 is within 1 ulp of
+// finite-range edges — and asserts that Exp is within 1 ulp of
 // float32(math.Exp) everywhere. It reports how many inputs differ at all.
-func TestExp32(t *testing.T) {
+func TestExp(t *testing.T) {
 	stride := uint32(61)
 	if testing.Short() || raceEnabled {
 		stride = 997
@@ -74,17 +74,17 @@ func TestExp32(t *testing.T) {
 	var n, off1 int
 	var worst float32
 	check := func(x float32) {
-		got, want := exp32(x), refExp(x)
+		got, want := Exp(x), refExp(x)
 		n++
 		if got != got || want != want {
 			if (got != got) != (want != want) {
-				t.Fatalf("exp32(%g) = %g, want %g", x, got, want)
+				t.Fatalf("Exp(%g) = %g, want %g", x, got, want)
 			}
 			return
 		}
-		switch d := ulpDiff(got, want); {
+		switch d := ulpDist(got, want); {
 		case d > 1:
-			t.Fatalf("exp32(%g) [%#x] = %g [%#x], want %g [%#x]: %d ulp",
+			t.Fatalf("Exp(%g) [%#x] = %g [%#x], want %g [%#x]: %d ulp",
 				x, math.Float32bits(x), got, math.Float32bits(got), want, math.Float32bits(want), d)
 		case d == 1:
 			off1++
@@ -96,7 +96,7 @@ func TestExp32(t *testing.T) {
 	}
 	// Dense near the ends of the range where the result is finite and
 	// nonzero, and around 0.
-	for _, c := range []float32{expOverflow, expUnderflow, -87.33655, 0} {
+	for _, c := range []float32{ExpOverflow, ExpUnderflow, -87.33655, 0} {
 		x := c
 		for i := 0; i < 1<<14; i++ {
 			check(x)
@@ -108,21 +108,21 @@ func TestExp32(t *testing.T) {
 			x = math.Nextafter32(x, float32(math.Inf(1)))
 		}
 	}
-	t.Logf("exp32: %d inputs, %d off by 1 ulp from float32(math.Exp) (last at %g), none by more", n, off1, worst)
+	t.Logf("Exp: %d inputs, %d off by 1 ulp from float32(math.Exp) (last at %g), none by more", n, off1, worst)
 }
 
-// TestExp32Exhaustive checks every float32 in (-104, expOverflow), which
+// TestExpExhaustive checks every float32 in (-104, ExpOverflow), which
 // holds every input whose exponential is finite and nonzero (about 2.2e9
 // inputs, two to five minutes on two cores). It runs only with
-// SDPA_EXP_EXHAUSTIVE=1.
-func TestExp32Exhaustive(t *testing.T) {
-	if os.Getenv("SDPA_EXP_EXHAUSTIVE") == "" {
-		t.Skip("set SDPA_EXP_EXHAUSTIVE=1 to check every input")
+// CORELANE_EXP_EXHAUSTIVE=1.
+func TestExpExhaustive(t *testing.T) {
+	if os.Getenv("CORELANE_EXP_EXHAUSTIVE") == "" {
+		t.Skip("set CORELANE_EXP_EXHAUSTIVE=1 to check every input")
 	}
-	// Non-negative inputs [0, expOverflow) and negative ones (-104, -0].
+	// Non-negative inputs [0, ExpOverflow) and negative ones (-104, -0].
 	ranges := [][2]uint32{
-		{0, math.Float32bits(expOverflow)},
-		{0x80000000, math.Float32bits(expUnderflow)},
+		{0, math.Float32bits(ExpOverflow)},
+		{0x80000000, math.Float32bits(ExpUnderflow)},
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -141,11 +141,11 @@ func TestExp32Exhaustive(t *testing.T) {
 				var cn, c1 int
 				for b := lo; b < hi; b++ {
 					x := math.Float32frombits(b)
-					got, want := exp32(x), refExp(x)
+					got, want := Exp(x), refExp(x)
 					cn++
-					if d := ulpDiff(got, want); d > 0 {
+					if d := ulpDist(got, want); d > 0 {
 						if d > 1 {
-							t.Errorf("exp32(%g) = %g, want %g: %d ulp", x, got, want, d)
+							t.Errorf("Exp(%g) = %g, want %g: %d ulp", x, got, want, d)
 							return
 						}
 						c1++
@@ -159,5 +159,5 @@ func TestExp32Exhaustive(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	t.Logf("exp32: all %d inputs in (-104, %g) checked, %d off by 1 ulp from float32(math.Exp), none by more", n, float32(expOverflow), off1)
+	t.Logf("Exp: all %d inputs in (-104, %g) checked, %d off by 1 ulp from float32(math.Exp), none by more", n, float32(ExpOverflow), off1)
 }

@@ -1,0 +1,66 @@
+package kernels
+
+import (
+	"sync"
+
+	"github.com/corelane/corelane/internal/scratch"
+)
+
+// Prep holds what a variant's MatMul kernel prepares from the activations
+// once per product — columns packed in pairs, per-column tables — so that
+// every row chunk of that product, run by any number of tasks at once,
+// shares one copy instead of building its own.
+//
+// A Prep belongs to one product: one x, one cols, one kernel variant. The
+// caller passes the same *Prep to every MatMul call that computes rows of
+// that product (in any order, concurrently) and calls Release when all of
+// them have returned. A nil *Prep is allowed: the kernel then prepares
+// what it needs per call, with the same bits.
+//
+// The preparation never changes a result bit; it changes only where the
+// kernel reads its operands from.
+type Prep struct {
+	once sync.Once
+	buf  *scratch.Buf
+	data []byte
+}
+
+// Release gives the prepared memory back and makes p ready for another
+// product.
+func (p *Prep) Release() {
+	if p.buf != nil {
+		p.buf.Release()
+	}
+	*p = Prep{}
+}
+
+// bytes returns n bytes written by fill on the first call for this
+// product; later calls (from any goroutine) wait for that one and get the
+// same bytes. On a nil p it fills a fresh buffer every call and returns its
+// release function too.
+func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, release func()) {
+	if p == nil {
+		buf := scratch.Get(n)
+		b = buf.Bytes(n)
+		fill(b)
+		return b, buf.Release
+	}
+	p.once.Do(func() {
+		p.buf = scratch.Get(n)
+		p.data = p.buf.Bytes(n)
+		fill(p.data)
+	})
+	return p.data, func() {}
+}
+
+var prepPool = sync.Pool{New: func() any { return new(Prep) }}
+
+// NewPrep returns a Prep from a pool; Release it, then PutPrep it. Callers
+// that run many products in a loop use the pair to stay allocation-free.
+func NewPrep() *Prep { return prepPool.Get().(*Prep) }
+
+// PutPrep releases p and returns it to the pool.
+func PutPrep(p *Prep) {
+	p.Release()
+	prepPool.Put(p)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package spi
+
+const raceEnabled = false
