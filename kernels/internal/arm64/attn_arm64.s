@@ -16,9 +16,6 @@
 //
 // Requires: ASIMD
 
-// fdiv vd.4s, vn.4s, vm.4s: Vd = Vn / Vm, correctly rounded.
-#define FDIV4S(m, n, d) WORD $(0x6e20fc00 | ((m)<<16) | ((n)<<5) | (d))
-
 // func ExactScoresNEON(st, qt *float32, rs int, k *float32, ldk, hd, n int)
 // Four keys at a time (then one), per four-row lane group: four
 // accumulators over d; the keys' values are loaded four d at a time and
