@@ -94,7 +94,7 @@ type Ops struct {
 	// order from +0, every product and sum rounded to float32. len(st) and
 	// len(qt) are multiples of rs; len(k) ≥ (n−1)·ldk + hd for n ≥ 1 keys.
 	ExactScores func(st, qt []float32, rs int, k []float32, ldk int)
-	// ExactExp sets dst[i] = ExactExp32(x[i] − m[i mod len(m)]), the
+	// ExactExp sets dst[i] = Exp(x[i] − m[i mod len(m)]), the
 	// subtraction rounded to float32 (len(dst) == len(x), a multiple of
 	// len(m) ≥ 1).
 	ExactExp func(dst, x, m []float32)
@@ -107,10 +107,24 @@ type Ops struct {
 	// and sum rounded to float32. len(pt) is a multiple of rs; len(v) ≥
 	// (n−1)·ldv + hd for n ≥ 1 keys.
 	ExactWeighted func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
+	// ExactSoftmax turns the scores st[j·rs + r] of n = len(st)/rs keys
+	// into softmax weights, each row r < rs = len(lim) alone: s[j] =
+	// st[j·rs+r]·scale for j < lim[r], else −Inf; m = max_j s[j] (strict >
+	// from −Inf); e[j] = Exp(s[j] − m); sum = Σ_j e[j] in key order
+	// from +0; st[j·rs+r] = e[j]/sum, or 0 for j ≥ lim[r] and for a row
+	// whose every s[j] is −Inf.
+	ExactSoftmax func(st []float32, lim []int32, scale float32)
 	// DotRows sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < len(dst), d <
 	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
 	// + len(q) for len(dst) ≥ 1.
 	DotRows func(dst, q, k []float32, ldk int)
+	// ExactScoresF16, ExactWeightedF16 and DotRowsF16 are ExactScores,
+	// ExactWeighted and DotRows with K or V stored as binary16 (ldk, ldv in
+	// elements): the values are widened exactly, so the Exact ones return
+	// what their float32 forms return on the widened K or V.
+	ExactScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)
+	ExactWeightedF16 func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int)
+	DotRowsF16       func(dst, q []float32, k []quant.F16, ldk int)
 }
 
 // opList is every op of Ops in declaration order: its name, whether an Ops
@@ -162,7 +176,11 @@ var opList = []struct {
 	{"ExactExp", func(o *Ops) bool { return o.ExactExp != nil }, func(d, s *Ops) { d.ExactExp = s.ExactExp }},
 	{"ExactDiv", func(o *Ops) bool { return o.ExactDiv != nil }, func(d, s *Ops) { d.ExactDiv = s.ExactDiv }},
 	{"ExactWeighted", func(o *Ops) bool { return o.ExactWeighted != nil }, func(d, s *Ops) { d.ExactWeighted = s.ExactWeighted }},
+	{"ExactSoftmax", func(o *Ops) bool { return o.ExactSoftmax != nil }, func(d, s *Ops) { d.ExactSoftmax = s.ExactSoftmax }},
 	{"DotRows", func(o *Ops) bool { return o.DotRows != nil }, func(d, s *Ops) { d.DotRows = s.DotRows }},
+	{"ExactScoresF16", func(o *Ops) bool { return o.ExactScoresF16 != nil }, func(d, s *Ops) { d.ExactScoresF16 = s.ExactScoresF16 }},
+	{"ExactWeightedF16", func(o *Ops) bool { return o.ExactWeightedF16 != nil }, func(d, s *Ops) { d.ExactWeightedF16 = s.ExactWeightedF16 }},
+	{"DotRowsF16", func(o *Ops) bool { return o.DotRowsF16 != nil }, func(d, s *Ops) { d.DotRowsF16 = s.DotRowsF16 }},
 }
 
 // opNames lists the op names in declaration order; Info reports on each.

@@ -79,6 +79,10 @@ var amd64Variants = []Variant{
 			Scale:        amd64.ScaleAVX512,
 			Max:          amd64.MaxAVX512,
 			ExpSum:       expSum(amd64.ExpSumAVX512),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 		},
 	},
 	{
@@ -106,6 +110,10 @@ var amd64Variants = []Variant{
 			Scale:        amd64.ScaleAVX512,
 			Max:          amd64.MaxAVX512,
 			ExpSum:       expSum(amd64.ExpSumAVX512),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 		},
 	},
 }

@@ -27,10 +27,11 @@ import (
 // variant: that would test the registry, not the Backend an engine links.
 
 // attentionOps returns the attention rows. Every shape splits into at
-// least 3 units per region: prefill has 2·6 (batch, head) pairs of 2 Exact
-// row tiles; decode has SeqKV 1300, which Fast splits into 3 key chunks of
-// 512 (sdpa's fastChunk) whose partial softmax states are combined after
-// the region, so a combine in completion order would show.
+// least 3 units per region: a unit is a tile of the rows that read one K/V
+// head, so prefill has 2·2 (batch, K/V head) pairs of 48 rows and decode
+// 2·2 of 3 rows (its SeqKV 1300 is 6 of sdpa's 256-key blocks). sdpa
+// computes every row alone, with no combine across units. The
+// tokens-first rows read q/out and K/V as [Batch, Seq, Heads, HeadDim].
 func attentionOps(r *rand.Rand) []parityOp {
 	prefill := sdpa.Shape{Batch: 2, Heads: 6, KVHeads: 2, SeqQ: 16, SeqKV: 600, HeadDim: 32}
 	decode := sdpa.Shape{Batch: 2, Heads: 6, KVHeads: 2, SeqQ: 1, SeqKV: 1300, HeadDim: 32}
@@ -64,7 +65,22 @@ func attentionOps(r *rand.Rand) []parityOp {
 				}
 				return out, r.Attention(sched.Sequential, out, q, k, v, shape, opt)
 			}
+			tf := opt
+			tf.Layout, tf.KVLayout = sdpa.TokensFirst, sdpa.TokensFirst
 			list = append(list,
+				parityOp{name: "Attention-tokens-first-" + name, acrossVariants: exact, kernels: backendKernels,
+					run: func(c spi.Context) ([]float32, error) {
+						out := make([]float32, n)
+						return out, c.Attention(out, q, k, v, shape, tf)
+					},
+					reference: func(c spi.Context) ([]float32, error) {
+						ops, err := kernels.Lookup(c.Backend().Variant())
+						if err != nil {
+							return nil, err
+						}
+						out := make([]float32, n)
+						return out, sdpa.New(ops).Attention(sched.Sequential, out, q, k, v, shape, tf)
+					}},
 				parityOp{name: "Attention-" + name, acrossVariants: exact, kernels: backendKernels,
 					run: func(c spi.Context) ([]float32, error) {
 						out := make([]float32, n)

@@ -47,12 +47,9 @@ type plan struct {
 	qsB, qsH, qsI int
 	ksB, ksG, ksJ int
 	ops           kernels.Ops // the Runner's kernels
-	transposed    bool        // Fast only: K/V blocks transposed (see fastScores)
 
-	rows     int // query rows per unit
-	tiles    int // row tiles per (batch, head)
-	chunks   int // key chunks per tile (Fast decode), else 1
-	chunkLen int // keys per chunk
+	rows  int // query rows per unit (tile)
+	tiles int // tiles per (batch, K/V head)
 }
 
 // limit returns the number of keys query row i may see: the keys before
@@ -133,10 +130,10 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 		sc := getTileScratch(p)
 		defer scratchPool.Put(sc)
 		for u := start; u < end; u++ {
-			if p.mode == Exact {
-				exactTile(p, p.unit(u), out, q, k, v, sc)
+			if p.rowWise() {
+				rowTile(p, p.unit(u), out, q, k, v, sc)
 			} else {
-				fastTile(p, p.unit(u), out, q, k, v, sc)
+				exactTile(p, p.unit(u), out, q, k, v, sc)
 			}
 		}
 	})

@@ -31,8 +31,8 @@ const (
 	// Exact computes every row in the scalar order documented on Attention,
 	// and gives the same bits under every schedule, on every machine.
 	Exact Mode = iota
-	// Fast uses the SIMD kernels of package kernels, a vectorised exp and a
-	// blocked online softmax. It is not bit-identical to Exact (see the
+	// Fast uses the float32 SIMD kernels of package kernels and a
+	// vectorised exp when decoding. It is not bit-identical to Exact (see the
 	// package documentation for its tolerance), nor across kernel variants;
 	// with one kernel variant it gives the same bits under every schedule.
 	Fast
@@ -156,13 +156,13 @@ var (
 // math.Exp). Query rows are independent, so the result has the same bits
 // under every schedule and every worker count, and grouped K/V gives the
 // bits of K/V tiled to Heads heads. The result is the same on every GOARCH:
-// Exact uses no kernel from package kernels.
+// Exact's kernels (kernels.Ops.Exact*) return the same bits on every
+// variant and GOARCH (see the package documentation).
 //
 // Fast mode: see the package documentation.
 //
-// The units of work are tiles of query rows of one (batch, head); in Fast
-// mode, for short query blocks and long key ranges, also fixed-size chunks
-// of keys. A call of fewer than ParallelMinWork (Exact) or
+// The units of work are tiles of the query rows that read one K/V head. A
+// call of fewer than ParallelMinWork (Exact) or
 // ParallelMinWorkFast (Fast) multiply-adds runs inline on the calling
 // goroutine.
 //

@@ -52,6 +52,8 @@
 #define SCVTFS(n, d) WORD $(0x5e21d800 | ((n)<<5) | (d)) // scvtf s{d}, s{n}
 #define FADD4S(m, n, d) WORD $(0x4e20d400 | ((m)<<16) | ((n)<<5) | (d)) // fadd v{d}.4s, v{n}.4s, v{m}.4s
 #define FSUB4S(m, n, d) WORD $(0x4ea0d400 | ((m)<<16) | ((n)<<5) | (d)) // fsub v{d}.4s, v{n}.4s, v{m}.4s
+// fdiv vd.4s, vn.4s, vm.4s: Vd = Vn / Vm, correctly rounded.
+#define FDIV4S(m, n, d) WORD $(0x6e20fc00 | ((m)<<16) | ((n)<<5) | (d)) // fdiv v{d}.4s, v{n}.4s, v{m}.4s
 #define FMUL4S(m, n, d) WORD $(0x6e20dc00 | ((m)<<16) | ((n)<<5) | (d)) // fmul v{d}.4s, v{n}.4s, v{m}.4s
 #define FMUL4SE(m, i, n, d) WORD $(0x4f809000 | (((i)&1)<<21) | ((m)<<16) | (((i)>>1)<<11) | ((n)<<5) | (d)) // fmul v{d}.4s, v{n}.4s, v{m}.s[{i}]
 // Vn.S[0] + Vn.S[1] into a scalar.
