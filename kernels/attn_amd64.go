@@ -42,16 +42,32 @@ func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
 	amd64.ExactScoresAVX512(&st[0], &qt[0], rs, &k[0], ldk, hd, n)
 }
 
-// periodic runs an elementwise kernel over x with a second operand y of
-// period len(y): on the assembly for a period that is a multiple of 16, or
-// for period 1 (y repeated 16 times) on whole groups of 16; the rest on the
-// twin.
-func periodic(x, y []float32, f func(x, y *float32, n, period int), twin func(x, y []float32)) {
+// periodic runs an elementwise kernel (ExactExp in place, or ExactDiv)
+// over x with a second operand y of period len(y): on the assembly for a
+// period that is a multiple of 16, or for period 1 (y repeated 16 times in
+// a stack array: the assembly stubs are //go:noescape, so calling them
+// directly rather than through a func value keeps it off the heap) on
+// whole groups of 16; the rest on the twin.
+func periodic(div bool, x, y []float32) {
+	asm := func(x, y *float32, n, p int) {
+		if div {
+			amd64.ExactDivAVX512(x, y, n, p)
+		} else {
+			amd64.ExactExpAVX512(x, x, y, n, p)
+		}
+	}
+	twin := func(x, y []float32) {
+		if div {
+			exactDivGeneric(x, y)
+		} else {
+			exactExpGeneric(x, x, y)
+		}
+	}
 	p := len(y)
 	switch {
 	case p%16 == 0:
 		if len(x) > 0 {
-			f(&x[0], &y[0], len(x), p)
+			asm(&x[0], &y[0], len(x), p)
 		}
 	case p == 1:
 		var y16 [16]float32
@@ -60,7 +76,7 @@ func periodic(x, y []float32, f func(x, y *float32, n, period int), twin func(x,
 		}
 		n := len(x) &^ 15
 		if n > 0 {
-			f(&x[0], &y16[0], n, 16)
+			asm(&x[0], &y16[0], n, 16)
 		}
 		twin(x[n:], y)
 	default:
@@ -79,13 +95,12 @@ func exactExpAVX512(dst, x, m []float32) {
 	if len(x) > 0 && &dst[0] != &x[0] {
 		copy(dst, x)
 	}
-	periodic(dst, m, func(d, y *float32, n, p int) { amd64.ExactExpAVX512(d, d, y, n, p) },
-		func(d, y []float32) { exactExpGeneric(d, d, y) })
+	periodic(false, dst, m)
 }
 
 func exactDivAVX512(x, d []float32) {
 	checkPeriodic("ExactDiv", len(x), len(x), len(d))
-	periodic(x, d, amd64.ExactDivAVX512, exactDivGeneric)
+	periodic(true, x, d)
 }
 
 func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {

@@ -66,7 +66,9 @@ func getTileScratch(p *plan) *tileScratch {
 		sc = &tileScratch{}
 	}
 	if cap(sc.f) < nf {
-		sc.f = make([]float32, nf)
+		// Grow geometrically: in a decode loop SeqKV grows by one key a
+		// step, and a buffer sized exactly would be replaced every step.
+		sc.f = make([]float32, nf, max(nf, 2*cap(sc.f)))
 	}
 	sc.f = sc.f[:nf]
 	if cap(sc.lim) < rows || cap(sc.lim32) < rs {
