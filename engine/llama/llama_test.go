@@ -404,4 +404,3 @@ func TestDecodeAllocs(t *testing.T) {
 		}
 	}
 }
-
