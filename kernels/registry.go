@@ -63,7 +63,15 @@ var (
 
 func load() *snapshot { return current.Load() }
 
-// Register adds a variant. It is an error to register a name twice, a
+// Register adds a variant to the process-wide registry.
+//
+// Register is a test and tooling hook, not an engine API: it changes
+// dispatch for every user of the process (the package-level functions,
+// and every spi.Backend made afterwards without WithKernels). Engines pick
+// kernels per Backend with spi.WithKernels and read kernels.Info(); nothing
+// in this module outside tests calls Register.
+//
+// It is an error to register a name twice, a
 // variant without a name, or one that implements no op. Registering never
 // changes a forced choice; otherwise the best supported variant becomes the
 // default.
@@ -194,6 +202,11 @@ func Registered() []string {
 	return names
 }
 
+// Use is a test hook, not an engine API: it changes dispatch for the whole
+// process (see Register); engines use spi.WithKernels, which pins one
+// Backend and leaves everyone else alone. Nothing in this module outside
+// tests calls it.
+//
 // Use forces the named variant for every op it implements (ops it lacks come
 // from the best supported variant that has them, as Info shows). It returns
 // a function that restores the previous choice. An unknown name, or a
