@@ -7,7 +7,7 @@ COUNT     ?= 10
 BENCHSTAT ?= $(shell $(GO) env GOPATH)/bin/benchstat
 BENCHSTAT_VERSION = v0.0.0-20260908200009-22c9c6c9d4da
 
-.PHONY: all build test vet fmtcheck race full purego bench benchstat fuzz lint asmcheck fmacheck test-arm64 benchstat-tool
+.PHONY: all build test vet fmtcheck race full purego bench benchstat fuzz lint asmcheck fmacheck gencheck test-arm64 benchstat-tool
 
 all: build test
 
@@ -66,8 +66,9 @@ lint: vet fmtcheck
 benchstat-tool:
 	@test -x $(BENCHSTAT) || $(GO) install golang.org/x/perf/cmd/benchstat@$(BENCHSTAT_VERSION)
 
-# Re-encode every byte-encoded instruction from its comment and compare.
-asmcheck:
+# Re-encode every byte-encoded instruction from its comment and compare;
+# the generated assembly must be what its generator writes.
+asmcheck: gencheck
 	./scripts/asmcheck-amd64
 	./scripts/asmcheck-arm64
 
@@ -76,6 +77,11 @@ asmcheck:
 # tolerance-only functions that may fuse).
 fmacheck:
 	./scripts/fmacheck
+
+# go generate in the assembly packages must leave the tree unchanged.
+gencheck:
+	cd kernels/internal/amd64 && $(GO) generate
+	@git diff --exit-code --stat -- kernels/internal/amd64 || { echo "gencheck: generated assembly is out of date: run go generate in kernels/internal/amd64 and commit"; exit 1; }
 
 # Cross-compile the tests for arm64 and run them under qemu-user for every
 # arm64 variant and for -tags purego.

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 
 	"github.com/corelane/corelane/quant"
 )
@@ -12,7 +13,9 @@ import (
 // per lane, each in the same order, and so return the same bits.
 
 func widenF16Generic(dst []float32, src []quant.F16) {
-	dst = dst[:len(src)]
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
 	t := quant.F16Table()
 	for i, h := range src {
 		dst[i] = t.At(h)
@@ -20,7 +23,7 @@ func widenF16Generic(dst []float32, src []quant.F16) {
 }
 
 func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := len(st)/rs, len(qt)/rs
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
 	for j := range n {
 		kj := k[j*ldk:][:hd]
 		s := st[j*rs:][:rs]
@@ -35,7 +38,7 @@ func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func exactExpGeneric(dst, x, m []float32) {
-	dst = dst[:len(x)]
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
 	p := len(m)
 	for i := 0; i < len(x); i += p {
 		for r, mr := range m {
@@ -45,6 +48,7 @@ func exactExpGeneric(dst, x, m []float32) {
 }
 
 func exactDivGeneric(x, d []float32) {
+	checkPeriodic("ExactDiv", len(x), len(x), len(d))
 	p := len(d)
 	for i := 0; i < len(x); i += p {
 		for r, dr := range d {
@@ -54,7 +58,7 @@ func exactDivGeneric(x, d []float32) {
 }
 
 func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := len(o)/hd, len(pt)/rs
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
 	for r := range rows {
 		or := o[r*hd:][:hd]
 		for j := range n {
@@ -70,9 +74,94 @@ func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32
 	}
 }
 
+func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
+	rs := len(lim)
+	n := checkSoftmax(st, lim)
+	negInf := float32(math.Inf(-1))
+	for r := range rs {
+		L := int(lim[r])
+		m, live := negInf, false
+		for j := range n {
+			x := negInf
+			if j < L {
+				x = float32(st[j*rs+r] * scale)
+			}
+			st[j*rs+r] = x
+			if x > m {
+				m = x
+			}
+			if x != negInf {
+				live = true
+			}
+		}
+		if !live {
+			m = 0
+		}
+		var sum float32
+		for j := range n {
+			e := Exp(st[j*rs+r] - m)
+			st[j*rs+r] = e
+			sum += e
+		}
+		for j := range n {
+			p := st[j*rs+r] / sum
+			if j >= L || !live {
+				p = 0
+			}
+			st[j*rs+r] = p
+		}
+	}
+}
+
 func dotRowsGeneric(dst, q, k []float32, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
 	for j := range dst {
 		dst[j] = dotF32Generic(q, k[j*ldk:j*ldk+len(q)])
 	}
 }
 
+func exactScoresF16Generic(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	t := quant.F16Table()
+	for j := range n {
+		kj := k[j*ldk:][:hd]
+		s := st[j*rs:][:rs]
+		for r := range s {
+			var acc float32
+			for d, h := range kj {
+				acc += float32(qt[d*rs+r] * t.At(h))
+			}
+			s[r] = acc
+		}
+	}
+}
+
+func exactWeightedF16Generic(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	t := quant.F16Table()
+	for r := range rows {
+		or := o[r*hd:][:hd]
+		for j := range n {
+			p := pt[j*rs+r]
+			if p == 0 {
+				continue
+			}
+			vj := v[j*ldv:][:hd]
+			for c, x := range or {
+				or[c] = x + float32(p*t.At(vj[c]))
+			}
+		}
+	}
+}
+
+func dotRowsF16Generic(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	t := quant.F16Table()
+	row := make([]float32, len(q))
+	for j := range dst {
+		for d, h := range k[j*ldk : j*ldk+len(q)] {
+			row[d] = t.At(h)
+		}
+		dst[j] = dotF32Generic(q, row)
+	}
+}

@@ -247,3 +247,57 @@ func BenchmarkF32(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMatVecDRAM: the FFN shape (14336×4096) read from memory, not from
+// the 32 MB L3: iteration i multiplies matrix i mod dramMatrices, more
+// weight bytes in all (4 × 33 MB for Q4_K) than the last-level cache holds,
+// so what the previous iterations read is gone. threads=2 splits the rows
+// in two halves, one goroutine each. MB/s is weight bandwidth, the number to
+// hold against the peer harness's BenchmarkMemRead. generic is left out
+// (pure Go, two orders of magnitude slower).
+func BenchmarkMatVecDRAM(b *testing.B) {
+	const rows, dramMatrices = 14336, 4
+	nbK := benchK / 256
+	r := rand.New(rand.NewPCG(21, 22))
+	xk := randQ8K(r, nbK)
+	dst := make([]float32, rows)
+	var q4 [dramMatrices][]quant.BlockQ4K
+	var q5 [dramMatrices][]quant.BlockQ5K
+	for m := range dramMatrices {
+		q4[m], q5[m] = randQ4K(r, rows*nbK), randQ5K(r, rows*nbK)
+	}
+	types := []struct {
+		name  string
+		bytes int
+		run   func(k Ops, m, r0, r1 int) // rows r0..r1-1 of matrix m
+	}{
+		{"q4_K", rows * nbK * 144, func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
+		{"q5_K", rows * nbK * 176, func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
+	}
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			benchVariants(b, func(b *testing.B, k Ops) {
+				if Forced() == "generic" {
+					b.Skip("generic: not a DRAM-bound kernel")
+				}
+				for _, threads := range []int{1, 2} {
+					b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d", rows, benchK, threads), func(b *testing.B) {
+						b.SetBytes(int64(tt.bytes))
+						for i := 0; i < b.N; i++ {
+							m := i % dramMatrices
+							if threads == 1 {
+								tt.run(k, m, 0, rows)
+								continue
+							}
+							done := make(chan struct{})
+							go func() { tt.run(k, m, rows/2, rows); close(done) }()
+							tt.run(k, m, 0, rows/2)
+							<-done
+						}
+						per256(b, rows*benchK)
+					})
+				}
+			})
+		})
+	}
+}

@@ -56,5 +56,10 @@ func genericVariant() Variant {
 		ExactDiv:      exactDivGeneric,
 		ExactWeighted: exactWeightedGeneric,
 		DotRows:       dotRowsGeneric,
+		ExactSoftmax:  exactSoftmaxGeneric,
+
+		ExactScoresF16:   exactScoresF16Generic,
+		ExactWeightedF16: exactWeightedF16Generic,
+		DotRowsF16:       dotRowsF16Generic,
 	}}
 }

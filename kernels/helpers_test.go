@@ -1,6 +1,9 @@
 package kernels
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 // skipSweepInShort skips an exhaustive single-goroutine sweep in -short
 // mode. `make test` runs every package twice: with -race -short (where the
@@ -32,4 +35,33 @@ func unregister(t *testing.T, name string) {
 		forced = ""
 	}
 	current.Store(resolve(vs, forced))
+}
+
+// opField returns op i of o as a reflect.Value (tests only: the registry
+// itself goes through opList).
+func opField(o *Ops, i int) reflect.Value { return reflect.ValueOf(o).Elem().Field(i) }
+
+// TestOpList: opList names every field of Ops in order, and its has and
+// copy read and write that field and no other.
+func TestOpList(t *testing.T) {
+	typ := reflect.TypeOf(Ops{})
+	if len(opList) != typ.NumField() {
+		t.Fatalf("opList has %d ops, Ops %d fields", len(opList), typ.NumField())
+	}
+	full := genericVariant().Ops
+	for i, op := range opList {
+		if f := typ.Field(i); f.Name != op.name {
+			t.Fatalf("opList[%d] is %s, field %d of Ops is %s", i, op.name, i, f.Name)
+		}
+		var one Ops
+		op.copy(&one, &full)
+		for j := range opList {
+			if got := opList[j].has(&one); got != (j == i) || opField(&one, j).IsNil() == got {
+				t.Fatalf("copying %s: %s has = %v", op.name, opList[j].name, got)
+			}
+		}
+		if opField(&one, i).Pointer() != opField(&full, i).Pointer() {
+			t.Fatalf("copying %s copied another function", op.name)
+		}
+	}
 }

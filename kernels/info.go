@@ -72,7 +72,7 @@ func Info() Report {
 	for i, name := range opNames {
 		oi := OpInfo{Op: name, Variant: s.source[i], Reason: s.reason[i], Runnable: []string{}}
 		for _, v := range s.variants {
-			if v.Supported() && !opField(&v.Ops, i).IsNil() {
+			if v.Supported() && opHas(&v.Ops, i) {
 				oi.Runnable = append(oi.Runnable, v.Name)
 			}
 		}

@@ -199,8 +199,8 @@ func TestUseAndInfo(t *testing.T) {
 		if o.Variant == "" {
 			t.Fatalf("op %s has no kernel", o.Op)
 		}
-		if o.Runnable[0] != o.Variant {
-			t.Fatalf("op %s uses %s, but %s is the best runnable", o.Op, o.Variant, o.Runnable[0])
+		if o.Runnable[0] != o.Variant && !strings.Contains(o.Reason, o.Runnable[0]+" yields it") {
+			t.Fatalf("op %s uses %s, but %s is the best runnable and does not yield it (%s)", o.Op, o.Variant, o.Runnable[0], o.Reason)
 		}
 	}
 	t.Logf("best variant: %s", best)
@@ -273,5 +273,53 @@ func TestLookup(t *testing.T) {
 	}
 	if Forced() != before {
 		t.Fatal("Lookup changed the registry")
+	}
+}
+
+// TestYield: a variant's Yield hands the default of an op to the next
+// supported variant with that op and says why in Info; forcing the variant
+// still runs its own kernel; a Yield naming an op the variant lacks is an
+// error.
+func TestYield(t *testing.T) {
+	if Forced() != "" {
+		t.Skipf("CORELANE_KERNELS forced %s", Forced())
+	}
+	const top, next = "test-yield-top", "test-yield-next"
+	topDot := func(a, b []float32) float32 { return 1 }
+	nextDot := func(a, b []float32) float32 { return 2 }
+	topMax := func(x []float32) float32 { return 3 }
+	for _, bad := range []map[string]string{{"Max": "x"}, {"NoSuchOp": "x"}} {
+		if err := Register(Variant{Name: "test-yield-bad", Ops: Ops{DotF32: topDot}, Yield: bad}); !errors.Is(err, ErrBadVariant) {
+			unregister(t, "test-yield-bad")
+			t.Fatalf("Register with Yield %v = %v, want ErrBadVariant", bad, err)
+		}
+	}
+	if err := Register(Variant{Name: top, Rank: 1001, Ops: Ops{DotF32: topDot, Max: topMax},
+		Yield: map[string]string{"DotF32": "measured slower"}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unregister(t, top) })
+	if err := Register(Variant{Name: next, Rank: 1000, Ops: Ops{DotF32: nextDot}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unregister(t, next) })
+	if got := Current().DotF32(nil, nil); got != 2 {
+		t.Errorf("DotF32 comes from the variant returning %v, want %s's", got, next)
+	}
+	if got := Current().Max(nil); got != 3 {
+		t.Errorf("Max comes from the variant returning %v, want %s's (it yields only DotF32)", got, top)
+	}
+	for _, o := range Info().Ops {
+		if o.Op == "DotF32" && (o.Variant != next || !strings.Contains(o.Reason, top+" yields it (measured slower)")) {
+			t.Errorf("Info: DotF32 from %s (%s)", o.Variant, o.Reason)
+		}
+	}
+	restore, err := Use(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	if got := Current().DotF32(nil, nil); got != 1 {
+		t.Errorf("Use(%s): DotF32 returns %v, want the forced variant's own", top, got)
 	}
 }

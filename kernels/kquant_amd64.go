@@ -10,134 +10,81 @@ import (
 	"github.com/corelane/corelane/quant"
 )
 
-// The Q4_K and Q5_K assembly kernels of kernels/internal/amd64 as Ops of the amd64
-// variants. Each variant has a multi-row matrix-vector kernel (also used for
-// a single dot) and a matrix-matrix tile of one weight row by four activation
-// columns; the zmm variants also have a two-row matrix-vector kernel and a
-// tile of one row by eight columns that reads the columns in pairs
+// The Q4_K and Q5_K assembly kernels of kernels/internal/amd64 adapted to
+// Ops (the amd64 table, register_amd64.go, lists which variant gets which).
+// Each variant has a matrix-vector kernel (also the dot) and a matrix-matrix
+// tile of one weight row by four activation columns; the zmm variants also
+// have a tile of one row by eight columns that reads the columns in pairs
 // (amd64.Q8KPair). kqMatMul tiles a product with them. Every element has the
 // bits of dotQ4KGeneric / dotQ5KGeneric.
 
-// kqKernels is one variant's Q4_K or Q5_K kernels; matVec2 and matMul8 may
-// be nil.
-type kqKernels struct {
-	wsize   uintptr // bytes per weight block
+// kqKernels is one variant's Q4_K or Q5_K kernels (W is the weight block);
+// matMul8 may be nil. Its methods are the Ops.
+type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
 	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	matVec2 func(dst *float32, w, x unsafe.Pointer, rows, nb int) // rows even
 	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 	matMul8 func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 }
 
-const (
-	kqQ4Size = unsafe.Sizeof(quant.BlockQ4K{})
-	kqQ5Size = unsafe.Sizeof(quant.BlockQ5K{})
-)
-
-var kqVariants = map[string]struct{ q4, q5 kqKernels }{
-	"avx2": {
-		kqKernels{wsize: kqQ4Size, matVec: amd64.MatVecQ4KAVX2, matMul4: amd64.MatMul4Q4KAVX2},
-		kqKernels{wsize: kqQ5Size, matVec: amd64.MatVecQ5KAVX2, matMul4: amd64.MatMul4Q5KAVX2},
-	},
-	"avxvnni": {
-		kqKernels{wsize: kqQ4Size, matVec: amd64.MatVecQ4KAVXVNNI, matMul4: amd64.MatMul4Q4KAVXVNNI},
-		kqKernels{wsize: kqQ5Size, matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI},
-	},
-	"avx512": {
-		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512, amd64.MatVec2Q4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512},
-		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512, amd64.MatVec2Q5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512},
-	},
-	"avx512vnni": {
-		kqKernels{kqQ4Size, amd64.MatVecQ4KAVX512VNNI, amd64.MatVec2Q4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI},
-		kqKernels{kqQ5Size, amd64.MatVecQ5KAVX512VNNI, amd64.MatVec2Q5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI},
-	},
-}
-
-// rows runs the matrix-vector kernels on rows weight rows: pairs of rows
-// through matVec2 where the variant has it, the rest through matVec.
-func (k *kqKernels) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
-	if k.matVec2 != nil && rows >= 2 {
-		even := rows &^ 1
-		k.matVec2(dst, w, x, even, nb)
-		if even == rows {
-			return
-		}
-		dst = (*float32)(unsafe.Add(unsafe.Pointer(dst), 4*even))
-		w = unsafe.Add(w, uintptr(even*nb)*k.wsize)
-		rows -= even
-	}
+// rows runs the matrix-vector kernel on rows weight rows. (The zmm
+// variants once had a two-row kernel reading rows r and r+1 side by side:
+// as fast in L3, but 15-25% slower once the weights streamed from DRAM,
+// where one sequential stream with software prefetch keeps the memory
+// busier; see bench/results.)
+func (k kqKernels[W]) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
 	k.matVec(dst, w, x, rows, nb)
 }
 
-var _ = addAMD64(func(variant string, o *Ops) {
-	k, ok := kqVariants[variant]
-	if !ok {
-		return
-	}
-	o.DotQ4K, o.DotQ5K = kqDotQ4K[variant], kqDotQ5K[variant]
-	o.MatVecQ4K = func(dst []float32, w []quant.BlockQ4K, x []quant.BlockQ8K) { kqMatVec(&k.q4, dst, w, x) }
-	o.MatVecQ5K = func(dst []float32, w []quant.BlockQ5K, x []quant.BlockQ8K) { kqMatVec(&k.q5, dst, w, x) }
-	o.MatMulQ4K = func(dst []float32, ldd int, w []quant.BlockQ4K, x []quant.BlockQ8K, cols int, prep *Prep) {
-		kqMatMul(&k.q4, dst, ldd, w, x, cols, prep)
-	}
-	o.MatMulQ5K = func(dst []float32, ldd int, w []quant.BlockQ5K, x []quant.BlockQ8K, cols int, prep *Prep) {
-		kqMatMul(&k.q5, dst, ldd, w, x, cols, prep)
-	}
-})
+// The dots call the matrix-vector kernels directly, one function each: a
+// call through a func value (a shared helper taking the kernel) would move
+// the one-element result to the heap (TestKQuantDotNoAlloc).
 
-// The dots call the matrix-vector kernels directly (not through a func
-// value), so that the one-element result stays on the stack.
-var kqDotQ4K = map[string]func(w []quant.BlockQ4K, x []quant.BlockQ8K) float32{
-	"avx2": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avxvnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avx512": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avx512vnni": func(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
+func dotQ4KAVX2(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb)
+	return canonNaN(r)
 }
 
-var kqDotQ5K = map[string]func(w []quant.BlockQ5K, x []quant.BlockQ8K) float32{
-	"avx2": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avxvnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avx512": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
-	"avx512vnni": func(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
-		wp, xp, nb := kqDotArgs(w, x)
-		amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb)
-		r = canonNaN(r)
-		return
-	},
+func dotQ4KAVXVNNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ4KAVX512(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ4KAVX512VNNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ5KAVX2(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ5KAVXVNNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ5KAVX512(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb)
+	return canonNaN(r)
+}
+
+func dotQ5KAVX512VNNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb)
+	return canonNaN(r)
 }
 
 // kqDotArgs checks a dot's operands and returns the matrix-vector kernel's
@@ -149,8 +96,9 @@ func kqDotArgs[W any](w []W, x []quant.BlockQ8K) (wp, xp unsafe.Pointer, nb int)
 	return unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(x)
 }
 
-// kqMatVec sets dst[r] to the dot of weight row r with x, for r < len(dst).
-func kqMatVec[W any](k *kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
+// matVec (Ops.MatVecQ4K, MatVecQ5K) sets dst[r] to the dot of weight row r
+// with x, for r < len(dst).
+func (k kqKernels[W]) matVecOp(dst []float32, w []W, x []quant.BlockQ8K) {
 	if len(w) != len(dst)*len(x) {
 		panic(fmt.Sprintf("kernels: matvec of %d weight blocks with %d rows of %d blocks", len(w), len(dst), len(x)))
 	}
@@ -166,12 +114,12 @@ func kqMatVec[W any](k *kqKernels, dst []float32, w []W, x []quant.BlockQ8K) {
 // past it. (A variable so that a test can shrink it.)
 var kqPanelBytes = 512 << 10
 
-// kqMatMul sets dst[c·ldd+r] to the dot of weight row r with activation row
+// matMul (Ops.MatMulQ4K, MatMulQ5K) sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
 // panel every group of eight columns runs the MatMul8 tile (on columns
 // packed in pairs once per product, in prep), a group of four the MatMul4
 // tile, and the last cols mod 4 columns the matrix-vector kernels.
-func kqMatMul[W any](k *kqKernels, dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep) {
+func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep) {
 	if cols <= 0 {
 		return
 	}

@@ -64,7 +64,7 @@ func TestKQuantVariantsRegistered(t *testing.T) {
 func kqAsmVariants() []*Variant {
 	var vs []*Variant
 	for _, name := range Variants() {
-		if _, ok := kqVariants[name]; ok {
+		if slices.ContainsFunc(amd64Variants, func(v Variant) bool { return v.Name == name }) {
 			vs = append(vs, find(load().variants, name))
 		}
 	}
@@ -79,7 +79,17 @@ type kqType[W any] struct {
 	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
 	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
 	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep)
-	asm    func(variant string) kqKernels
+	mm8    func(variant string) kqTile // the variant's MatMul8 tile, or nil
+}
+
+type kqTile = func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+
+// kqTiles: the MatMul8 tiles of the table's variants, Q4_K then Q5_K.
+var kqTiles = map[string][2]kqTile{
+	"avx2":       {q4kAVX2.matMul8, q5kAVX2.matMul8},
+	"avxvnni":    {q4kAVXVNNI.matMul8, q5kAVXVNNI.matMul8},
+	"avx512":     {q4kAVX512.matMul8, q5kAVX512.matMul8},
+	"avx512vnni": {q4kAVX512VNNI.matMul8, q5kAVX512VNNI.matMul8},
 }
 
 var kqQ4K = kqType[quant.BlockQ4K]{
@@ -87,7 +97,7 @@ var kqQ4K = kqType[quant.BlockQ4K]{
 	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ4K },
-	asm:    func(v string) kqKernels { return kqVariants[v].q4 },
+	mm8:    func(v string) kqTile { return kqTiles[v][0] },
 }
 
 var kqQ5K = kqType[quant.BlockQ5K]{
@@ -95,7 +105,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	dot:    func(o *Ops) func([]quant.BlockQ5K, []quant.BlockQ8K) float32 { return o.DotQ5K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ5K },
-	asm:    func(v string) kqKernels { return kqVariants[v].q5 },
+	mm8:    func(v string) kqTile { return kqTiles[v][1] },
 }
 
 const kqGuard = float32(-7.25e6) // pre-filled into outputs; must survive outside them
@@ -162,8 +172,8 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 	}
 
 	// The MatMul8 tile itself, on column pairs that end at the guard page
-	// (kqMatMul packs them into ordinary memory).
-	if mm8 := typ.asm(v.Name).matMul8; mm8 != nil && cols >= 8 && nb > 0 {
+	// (matMul packs them into ordinary memory).
+	if mm8 := typ.mm8(v.Name); mm8 != nil && cols >= 8 && nb > 0 {
 		packed := make([]amd64.Q8KPair, 4*nb)
 		kqPackPairs(packed, xg, 4, nb)
 		pg := guarded(t, packed)
@@ -222,7 +232,7 @@ func TestKQuantGuardPages(t *testing.T) {
 	}
 }
 
-// TestKQuantMatMulPanels shrinks the row panels of kqMatMul so that a
+// TestKQuantMatMulPanels shrinks the row panels of kqKernels.matMul so that a
 // product spans several panels, each with eight-, four- and one-column
 // pieces.
 func TestKQuantMatMulPanels(t *testing.T) {

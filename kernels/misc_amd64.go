@@ -5,7 +5,6 @@ package kernels
 import (
 	"unsafe"
 
-	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -14,37 +13,7 @@ import (
 // mismatch panics, as the generic kernels do) before the assembly touches
 // memory.
 //
-// Which code each variant gets: avx2 and avxvnni share the AVX2 code (VNNI
-// has nothing to add to these ops); avx512 and avx512vnni share the AVX-512
-// code.
-var _ = addAMD64(func(variant string, o *Ops) {
-	switch variant {
-	case "avx2", "avxvnni":
-		o.DotF32 = dotF32(amd64.DotF32AVX2)
-		o.Axpy = axpy(amd64.AxpyAVX2)
-		o.Scale = amd64.ScaleAVX2
-		o.Max = amd64.MaxAVX2
-		o.ExpSum = expSum(amd64.ExpSumAVX2)
-		o.DequantQ4K = dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2)
-		o.DequantQ5K = dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2)
-		o.DequantQ6K = dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2)
-		o.DequantQ8_0 = dequantQ8_0(amd64.DequantQ8_0AVX2)
-		o.QuantizeQ8K = quantizeQ8K(amd64.QuantizeQ8KAVX2)
-		o.QuantizeQ8_0 = quantizeQ8_0(amd64.QuantizeQ8_0AVX2)
-	case "avx512", "avx512vnni":
-		o.DotF32 = dotF32(amd64.DotF32AVX512)
-		o.Axpy = axpy(amd64.AxpyAVX512)
-		o.Scale = amd64.ScaleAVX512
-		o.Max = amd64.MaxAVX512
-		o.ExpSum = expSum(amd64.ExpSumAVX512)
-		o.DequantQ4K = dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512)
-		o.DequantQ5K = dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512)
-		o.DequantQ6K = dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512)
-		o.DequantQ8_0 = dequantQ8_0(amd64.DequantQ8_0AVX512)
-		o.QuantizeQ8K = quantizeQ8K(amd64.QuantizeQ8KAVX512)
-		o.QuantizeQ8_0 = quantizeQ8_0(amd64.QuantizeQ8_0AVX512)
-	}
-})
+// Which code each variant gets is in the amd64 table (register_amd64.go).
 
 func dotF32(f func(a, b []float32) float32) func(a, b []float32) float32 {
 	return func(a, b []float32) float32 { return f(a, b[:len(a)]) }

@@ -1,10 +1,6 @@
 package kernels
 
-import (
-	"reflect"
-
-	"github.com/corelane/corelane/quant"
-)
+import "github.com/corelane/corelane/quant"
 
 // Ops is one variant's set of kernel functions. The functions do no
 // argument checking: the exported wrappers (Dot, MatVec, ...) validate every
@@ -98,7 +94,7 @@ type Ops struct {
 	// order from +0, every product and sum rounded to float32. len(st) and
 	// len(qt) are multiples of rs; len(k) ≥ (n−1)·ldk + hd for n ≥ 1 keys.
 	ExactScores func(st, qt []float32, rs int, k []float32, ldk int)
-	// ExactExp sets dst[i] = ExactExp32(x[i] − m[i mod len(m)]), the
+	// ExactExp sets dst[i] = Exp(x[i] − m[i mod len(m)]), the
 	// subtraction rounded to float32 (len(dst) == len(x), a multiple of
 	// len(m) ≥ 1).
 	ExactExp func(dst, x, m []float32)
@@ -111,22 +107,90 @@ type Ops struct {
 	// and sum rounded to float32. len(pt) is a multiple of rs; len(v) ≥
 	// (n−1)·ldv + hd for n ≥ 1 keys.
 	ExactWeighted func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
+	// ExactSoftmax turns the scores st[j·rs + r] of n = len(st)/rs keys
+	// into softmax weights, each row r < rs = len(lim) alone: s[j] =
+	// st[j·rs+r]·scale for j < lim[r], else −Inf; m = max_j s[j] (strict >
+	// from −Inf); e[j] = Exp(s[j] − m); sum = Σ_j e[j] in key order
+	// from +0; st[j·rs+r] = e[j]/sum, or 0 for j ≥ lim[r] and for a row
+	// whose every s[j] is −Inf.
+	ExactSoftmax func(st []float32, lim []int32, scale float32)
 	// DotRows sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < len(dst), d <
 	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
 	// + len(q) for len(dst) ≥ 1.
 	DotRows func(dst, q, k []float32, ldk int)
+	// ExactScoresF16, ExactWeightedF16 and DotRowsF16 are ExactScores,
+	// ExactWeighted and DotRows with K or V stored as binary16 (ldk, ldv in
+	// elements): the values are widened exactly, so the Exact ones return
+	// what their float32 forms return on the widened K or V.
+	ExactScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)
+	ExactWeightedF16 func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int)
+	DotRowsF16       func(dst, q []float32, k []quant.F16, ldk int)
 }
 
-// opNames lists the Ops fields in declaration order; Info reports on each.
+// opList is every op of Ops in declaration order: its name, whether an Ops
+// has it, and how the registry copies it from a variant into the resolved
+// set. (TestOpList checks it against the struct.)
+var opList = []struct {
+	name string
+	has  func(*Ops) bool
+	copy func(dst, src *Ops)
+}{
+	{"DotQ4K", func(o *Ops) bool { return o.DotQ4K != nil }, func(d, s *Ops) { d.DotQ4K = s.DotQ4K }},
+	{"DotQ5K", func(o *Ops) bool { return o.DotQ5K != nil }, func(d, s *Ops) { d.DotQ5K = s.DotQ5K }},
+	{"DotQ6K", func(o *Ops) bool { return o.DotQ6K != nil }, func(d, s *Ops) { d.DotQ6K = s.DotQ6K }},
+	{"DotQ8_0", func(o *Ops) bool { return o.DotQ8_0 != nil }, func(d, s *Ops) { d.DotQ8_0 = s.DotQ8_0 }},
+	{"DotQ4_0", func(o *Ops) bool { return o.DotQ4_0 != nil }, func(d, s *Ops) { d.DotQ4_0 = s.DotQ4_0 }},
+	{"DotQ5_0", func(o *Ops) bool { return o.DotQ5_0 != nil }, func(d, s *Ops) { d.DotQ5_0 = s.DotQ5_0 }},
+	{"DotQ4_1", func(o *Ops) bool { return o.DotQ4_1 != nil }, func(d, s *Ops) { d.DotQ4_1 = s.DotQ4_1 }},
+	{"DotQ5_1", func(o *Ops) bool { return o.DotQ5_1 != nil }, func(d, s *Ops) { d.DotQ5_1 = s.DotQ5_1 }},
+	{"MatVecQ4K", func(o *Ops) bool { return o.MatVecQ4K != nil }, func(d, s *Ops) { d.MatVecQ4K = s.MatVecQ4K }},
+	{"MatVecQ5K", func(o *Ops) bool { return o.MatVecQ5K != nil }, func(d, s *Ops) { d.MatVecQ5K = s.MatVecQ5K }},
+	{"MatVecQ6K", func(o *Ops) bool { return o.MatVecQ6K != nil }, func(d, s *Ops) { d.MatVecQ6K = s.MatVecQ6K }},
+	{"MatVecQ8_0", func(o *Ops) bool { return o.MatVecQ8_0 != nil }, func(d, s *Ops) { d.MatVecQ8_0 = s.MatVecQ8_0 }},
+	{"MatMulQ4K", func(o *Ops) bool { return o.MatMulQ4K != nil }, func(d, s *Ops) { d.MatMulQ4K = s.MatMulQ4K }},
+	{"MatMulQ5K", func(o *Ops) bool { return o.MatMulQ5K != nil }, func(d, s *Ops) { d.MatMulQ5K = s.MatMulQ5K }},
+	{"MatMulQ6K", func(o *Ops) bool { return o.MatMulQ6K != nil }, func(d, s *Ops) { d.MatMulQ6K = s.MatMulQ6K }},
+	{"MatMulQ8_0", func(o *Ops) bool { return o.MatMulQ8_0 != nil }, func(d, s *Ops) { d.MatMulQ8_0 = s.MatMulQ8_0 }},
+	{"MatVecQ4_0", func(o *Ops) bool { return o.MatVecQ4_0 != nil }, func(d, s *Ops) { d.MatVecQ4_0 = s.MatVecQ4_0 }},
+	{"MatVecQ5_0", func(o *Ops) bool { return o.MatVecQ5_0 != nil }, func(d, s *Ops) { d.MatVecQ5_0 = s.MatVecQ5_0 }},
+	{"MatVecQ4_1", func(o *Ops) bool { return o.MatVecQ4_1 != nil }, func(d, s *Ops) { d.MatVecQ4_1 = s.MatVecQ4_1 }},
+	{"MatVecQ5_1", func(o *Ops) bool { return o.MatVecQ5_1 != nil }, func(d, s *Ops) { d.MatVecQ5_1 = s.MatVecQ5_1 }},
+	{"MatMulQ4_0", func(o *Ops) bool { return o.MatMulQ4_0 != nil }, func(d, s *Ops) { d.MatMulQ4_0 = s.MatMulQ4_0 }},
+	{"MatMulQ5_0", func(o *Ops) bool { return o.MatMulQ5_0 != nil }, func(d, s *Ops) { d.MatMulQ5_0 = s.MatMulQ5_0 }},
+	{"MatMulQ4_1", func(o *Ops) bool { return o.MatMulQ4_1 != nil }, func(d, s *Ops) { d.MatMulQ4_1 = s.MatMulQ4_1 }},
+	{"MatMulQ5_1", func(o *Ops) bool { return o.MatMulQ5_1 != nil }, func(d, s *Ops) { d.MatMulQ5_1 = s.MatMulQ5_1 }},
+	{"DequantQ4K", func(o *Ops) bool { return o.DequantQ4K != nil }, func(d, s *Ops) { d.DequantQ4K = s.DequantQ4K }},
+	{"DequantQ5K", func(o *Ops) bool { return o.DequantQ5K != nil }, func(d, s *Ops) { d.DequantQ5K = s.DequantQ5K }},
+	{"DequantQ6K", func(o *Ops) bool { return o.DequantQ6K != nil }, func(d, s *Ops) { d.DequantQ6K = s.DequantQ6K }},
+	{"DequantQ8_0", func(o *Ops) bool { return o.DequantQ8_0 != nil }, func(d, s *Ops) { d.DequantQ8_0 = s.DequantQ8_0 }},
+	{"QuantizeQ8K", func(o *Ops) bool { return o.QuantizeQ8K != nil }, func(d, s *Ops) { d.QuantizeQ8K = s.QuantizeQ8K }},
+	{"QuantizeQ8_0", func(o *Ops) bool { return o.QuantizeQ8_0 != nil }, func(d, s *Ops) { d.QuantizeQ8_0 = s.QuantizeQ8_0 }},
+	{"QuantizeQ8_1", func(o *Ops) bool { return o.QuantizeQ8_1 != nil }, func(d, s *Ops) { d.QuantizeQ8_1 = s.QuantizeQ8_1 }},
+	{"DotF32", func(o *Ops) bool { return o.DotF32 != nil }, func(d, s *Ops) { d.DotF32 = s.DotF32 }},
+	{"Axpy", func(o *Ops) bool { return o.Axpy != nil }, func(d, s *Ops) { d.Axpy = s.Axpy }},
+	{"Scale", func(o *Ops) bool { return o.Scale != nil }, func(d, s *Ops) { d.Scale = s.Scale }},
+	{"Max", func(o *Ops) bool { return o.Max != nil }, func(d, s *Ops) { d.Max = s.Max }},
+	{"ExpSum", func(o *Ops) bool { return o.ExpSum != nil }, func(d, s *Ops) { d.ExpSum = s.ExpSum }},
+	{"WidenF16", func(o *Ops) bool { return o.WidenF16 != nil }, func(d, s *Ops) { d.WidenF16 = s.WidenF16 }},
+	{"ExactScores", func(o *Ops) bool { return o.ExactScores != nil }, func(d, s *Ops) { d.ExactScores = s.ExactScores }},
+	{"ExactExp", func(o *Ops) bool { return o.ExactExp != nil }, func(d, s *Ops) { d.ExactExp = s.ExactExp }},
+	{"ExactDiv", func(o *Ops) bool { return o.ExactDiv != nil }, func(d, s *Ops) { d.ExactDiv = s.ExactDiv }},
+	{"ExactWeighted", func(o *Ops) bool { return o.ExactWeighted != nil }, func(d, s *Ops) { d.ExactWeighted = s.ExactWeighted }},
+	{"ExactSoftmax", func(o *Ops) bool { return o.ExactSoftmax != nil }, func(d, s *Ops) { d.ExactSoftmax = s.ExactSoftmax }},
+	{"DotRows", func(o *Ops) bool { return o.DotRows != nil }, func(d, s *Ops) { d.DotRows = s.DotRows }},
+	{"ExactScoresF16", func(o *Ops) bool { return o.ExactScoresF16 != nil }, func(d, s *Ops) { d.ExactScoresF16 = s.ExactScoresF16 }},
+	{"ExactWeightedF16", func(o *Ops) bool { return o.ExactWeightedF16 != nil }, func(d, s *Ops) { d.ExactWeightedF16 = s.ExactWeightedF16 }},
+	{"DotRowsF16", func(o *Ops) bool { return o.DotRowsF16 != nil }, func(d, s *Ops) { d.DotRowsF16 = s.DotRowsF16 }},
+}
+
+// opNames lists the op names in declaration order; Info reports on each.
 var opNames = func() []string {
-	t := reflect.TypeOf(Ops{})
-	names := make([]string, t.NumField())
-	for i := range names {
-		names[i] = t.Field(i).Name
+	names := make([]string, len(opList))
+	for i, op := range opList {
+		names[i] = op.name
 	}
 	return names
 }()
 
-// opField returns field i of o as a reflect.Value (for nil checks and merges
-// in the registry, never in a hot path).
-func opField(o *Ops, i int) reflect.Value { return reflect.ValueOf(o).Elem().Field(i) }
+// opHas reports whether o has op i.
+func opHas(o *Ops, i int) bool { return opList[i].has(o) }

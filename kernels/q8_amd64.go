@@ -6,35 +6,13 @@ import (
 	"unsafe"
 
 	"github.com/corelane/corelane/internal/scratch"
-	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
 // The Q6_K · Q8_K and Q8_0 · Q8_0 kernels of kernels/internal/amd64, adapted to
 // Ops. Every adapter checks its lengths (a mismatch panics, as an index out
 // of range in the generic kernels would) before any assembly touches memory.
-var _ = addAMD64(func(variant string, o *Ops) {
-	var q80 q80Kernels
-	var q6 q6kKernels
-	switch variant {
-	case "avx2":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mvp: amd64.MatVecQ8_0PackedAVX2, pack: amd64.PackQ8_0Sext, mm: amd64.MatMulQ8_0AVX2, cols: 2}
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
-	case "avxvnni":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mvp: amd64.MatVecQ8_0PackedAVXVNNI, pack: amd64.PackQ8_0VNNI, mm: amd64.MatMulQ8_0AVXVNNI, cols: 2, vnni: true}
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
-	case "avx512":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512, mvp: amd64.MatVecQ8_0PackedAVX512, pack: amd64.PackQ8_0Sext, mm: amd64.MatMulQ8_0AVX2, cols: 2}
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512}
-	case "avx512vnni":
-		q80 = q80Kernels{mv: amd64.MatVecQ8_0AVX512VNNI, mvp: amd64.MatVecQ8_0PackedAVX512VNNI, pack: amd64.PackQ8_0VNNI, mm: amd64.MatMulQ8_0AVX512VNNI, cols: 8, vnni: true}
-		q6 = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI}
-	default:
-		return
-	}
-	o.DotQ8_0, o.MatVecQ8_0, o.MatMulQ8_0 = q80.dot, q80.matVec, q80.matMul
-	o.DotQ6K, o.MatVecQ6K, o.MatMulQ6K = q6.dot, q6.matVec, q6.matMul
-})
+// Which variant gets which kernel is in the amd64 table (register_amd64.go).
 
 func q8Blocks[B any](b []B) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
 

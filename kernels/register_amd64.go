@@ -2,30 +2,164 @@
 
 package kernels
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"github.com/klauspost/cpuid/v2"
 
-// The amd64 variants and the CPU features each one's code uses. The kernels
-// themselves live in kernels/internal/amd64; the files *_amd64.go in this package
-// adapt them to Ops and add them to amd64Ops.
+	"github.com/corelane/corelane/kernels/internal/amd64"
+	"github.com/corelane/corelane/quant"
+)
+
+// The amd64 table: every variant, the CPU features its code uses, and the
+// function behind each of its ops. The kernels live in kernels/internal/amd64;
+// the adapters (kquant_amd64.go, q8_amd64.go, misc_amd64.go) check lengths
+// and tile the products. An op a variant leaves out comes from the best
+// lower variant that has it; Yield names ops a variant has but should not be
+// the default for, because a lower tier measured faster on this CPU.
 var amd64Variants = []Variant{
-	{Name: "avx2", Rank: 10, Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C}},
-	{Name: "avxvnni", Rank: 15, Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVXVNNI}},
-	{Name: "avx512", Rank: 20, Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL}},
-	{Name: "avx512vnni", Rank: 30, Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI}},
+	{
+		Name: "avx2", Rank: 10,
+		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C},
+		Ops: Ops{
+			DotQ4K: dotQ4KAVX2, MatVecQ4K: q4kAVX2.matVecOp, MatMulQ4K: q4kAVX2.matMul,
+			DotQ5K: dotQ5KAVX2, MatVecQ5K: q5kAVX2.matVecOp, MatMulQ5K: q5kAVX2.matMul,
+			DotQ6K: q6kAVX2.dot, MatVecQ6K: q6kAVX2.matVec, MatMulQ6K: q6kAVX2.matMul,
+			DotQ8_0: q80AVX2.dot, MatVecQ8_0: q80AVX2.matVec, MatMulQ8_0: q80AVX2.matMul,
+			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
+			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
+			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
+			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX2),
+			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX2),
+			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX2),
+			DotF32:       dotF32(amd64.DotF32AVX2),
+			Axpy:         axpy(amd64.AxpyAVX2),
+			Scale:        amd64.ScaleAVX2,
+			Max:          amd64.MaxAVX2,
+			ExpSum:       expSum(amd64.ExpSumAVX2),
+		},
+	},
+	{
+		// AVX-VNNI adds the VEX VPDPWSSD/VPDPBUSD to the quantized dots; the
+		// dequantizers, quantizers and float32 kernels are avx2's.
+		Name: "avxvnni", Rank: 15,
+		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVXVNNI},
+		Ops: Ops{
+			DotQ4K: dotQ4KAVXVNNI, MatVecQ4K: q4kAVXVNNI.matVecOp, MatMulQ4K: q4kAVXVNNI.matMul,
+			DotQ5K: dotQ5KAVXVNNI, MatVecQ5K: q5kAVXVNNI.matVecOp, MatMulQ5K: q5kAVXVNNI.matMul,
+			DotQ6K: q6kAVXVNNI.dot, MatVecQ6K: q6kAVXVNNI.matVec, MatMulQ6K: q6kAVXVNNI.matMul,
+			DotQ8_0: q80AVXVNNI.dot, MatVecQ8_0: q80AVXVNNI.matVec, MatMulQ8_0: q80AVXVNNI.matMul,
+			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
+			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
+			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
+			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX2),
+			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX2),
+			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX2),
+			DotF32:       dotF32(amd64.DotF32AVX2),
+			Axpy:         axpy(amd64.AxpyAVX2),
+			Scale:        amd64.ScaleAVX2,
+			Max:          amd64.MaxAVX2,
+			ExpSum:       expSum(amd64.ExpSumAVX2),
+		},
+	},
+	{
+		Name: "avx512", Rank: 20,
+		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL},
+		Ops: Ops{
+			DotQ4K: dotQ4KAVX512, MatVecQ4K: q4kAVX512.matVecOp, MatMulQ4K: q4kAVX512.matMul,
+			DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
+			DotQ6K: q6kAVX512.dot, MatVecQ6K: q6kAVX512.matVec, MatMulQ6K: q6kAVX512.matMul,
+			DotQ8_0: q80AVX512.dot, MatVecQ8_0: q80AVX512.matVec, MatMulQ8_0: q80AVX512.matMul,
+			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
+			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
+			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
+			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX512),
+			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
+			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
+			DotF32:       dotF32(amd64.DotF32AVX512),
+			Axpy:         axpy(amd64.AxpyAVX512),
+			Scale:        amd64.ScaleAVX512,
+			Max:          amd64.MaxAVX512,
+			ExpSum:       expSum(amd64.ExpSumAVX512),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
+		},
+	},
+	{
+		// AVX-512 VNNI adds VPDPWSSD/VPDPBUSD to the quantized dots; the
+		// dequantizers, quantizers and float32 kernels are avx512's.
+		Name: "avx512vnni", Rank: 30,
+		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI},
+		Yield: onAMD(map[string]string{
+			"DotQ6K": q6kVNNISlower,
+		}),
+		Ops: Ops{
+			DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
+			DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
+			DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
+			DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
+			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
+			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
+			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
+			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX512),
+			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
+			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
+			DotF32:       dotF32(amd64.DotF32AVX512),
+			Axpy:         axpy(amd64.AxpyAVX512),
+			Scale:        amd64.ScaleAVX512,
+			Max:          amd64.MaxAVX512,
+			ExpSum:       expSum(amd64.ExpSumAVX512),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
+		},
+	},
 }
 
-// amd64Ops collects, per variant name, functions that fill in that
-// variant's ops. Files add to it from package-level variable initializers
-// (which run before the registry's init), e.g.
-//
-//	var _ = addAMD64(func(variant string, o *Ops) { ... })
-var amd64Ops []func(variant string, o *Ops)
+// q6kVNNISlower is why avx512vnni yields its Q6_K dot to avx512 on AMD
+// CPUs, the only ones it was measured on. (Its matvec, which overlaps the
+// VPDPWSSD chains of consecutive rows, is the faster one.)
+const q6kVNNISlower = "AMD: its Q6_K dot (one row: VPDPWSSD latency chains) is slower than avx512's " +
+	"(Zen 5, min of 4-5 rounds, thread CPU time: 99-113 vs 90-100 ns per 4096 values; " +
+	"matvec 4096×4096 315 vs 340-365 µs, so MatVecQ6K stays avx512vnni)"
 
-func addAMD64(f func(variant string, o *Ops)) bool {
-	amd64Ops = append(amd64Ops, f)
-	return true
+// onAMD returns y on an AMD CPU and nil elsewhere: a choice by CPU family
+// for yields measured on AMD's cores only.
+func onAMD(y map[string]string) map[string]string {
+	if cpu.VendorID != cpuid.AMD {
+		return nil
+	}
+	return y
 }
 
-// archVariants returns the amd64 assembly variants that implement at least
-// one op.
-func archVariants() []Variant { return withOps(amd64Variants, amd64Ops) }
+// The kernels behind the quantized ops of each variant.
+var (
+	q4kAVX2       = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX2, matMul4: amd64.MatMul4Q4KAVX2}
+	q4kAVXVNNI    = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVXVNNI, matMul4: amd64.MatMul4Q4KAVXVNNI}
+	q4kAVX512     = kqKernels[quant.BlockQ4K]{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512}
+	q4kAVX512VNNI = kqKernels[quant.BlockQ4K]{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI}
+	q5kAVX2       = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX2, matMul4: amd64.MatMul4Q5KAVX2}
+	q5kAVXVNNI    = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI}
+	q5kAVX512     = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512}
+	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI}
+
+	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
+	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
+	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512}
+	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI}
+
+	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
+	// than a zmm tile on sign-extended words, see q8_0_amd64.s).
+	q80AVX2 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mvp: amd64.MatVecQ8_0PackedAVX2, pack: amd64.PackQ8_0Sext,
+		mm: amd64.MatMulQ8_0AVX2, cols: 2}
+	q80AVXVNNI = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mvp: amd64.MatVecQ8_0PackedAVXVNNI, pack: amd64.PackQ8_0VNNI,
+		mm: amd64.MatMulQ8_0AVXVNNI, cols: 2, vnni: true}
+	q80AVX512 = q80Kernels{mv: amd64.MatVecQ8_0AVX512, mvp: amd64.MatVecQ8_0PackedAVX512, pack: amd64.PackQ8_0Sext,
+		mm: amd64.MatMulQ8_0AVX2, cols: 2}
+	q80AVX512VNNI = q80Kernels{mv: amd64.MatVecQ8_0AVX512VNNI, mvp: amd64.MatVecQ8_0PackedAVX512VNNI, pack: amd64.PackQ8_0VNNI,
+		mm: amd64.MatMulQ8_0AVX512VNNI, cols: 8, vnni: true}
+)
+
+// archVariants returns the amd64 assembly variants.
+func archVariants() []Variant { return amd64Variants }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +22,11 @@ type Variant struct {
 	// the default. generic has rank 0.
 	Rank int
 	Ops  Ops
+	// Yield names ops whose default this variant leaves to the next
+	// supported variant that has them — a lower tier measured faster for
+	// that op on this CPU — with the measurement that says so (Info shows
+	// it). A forced variant still runs its own kernels for every op.
+	Yield map[string]string
 }
 
 // Supported reports whether this CPU has every feature v requires.
@@ -57,7 +63,15 @@ var (
 
 func load() *snapshot { return current.Load() }
 
-// Register adds a variant. It is an error to register a name twice, a
+// Register adds a variant to the process-wide registry.
+//
+// Register is a test and tooling hook, not an engine API: it changes
+// dispatch for every user of the process (the package-level functions,
+// and every spi.Backend made afterwards without WithKernels). Engines pick
+// kernels per Backend with spi.WithKernels and read kernels.Info(); nothing
+// in this module outside tests calls Register.
+//
+// It is an error to register a name twice, a
 // variant without a name, or one that implements no op. Registering never
 // changes a forced choice; otherwise the best supported variant becomes the
 // default.
@@ -83,12 +97,18 @@ func register(v Variant) error {
 	}
 	any := false
 	for i := range opNames {
-		if !opField(&v.Ops, i).IsNil() {
+		if opHas(&v.Ops, i) {
 			any = true
 		}
 	}
 	if !any {
 		return fmt.Errorf("kernels: Register %q: %w: it implements no op", v.Name, ErrBadVariant)
+	}
+	for op := range v.Yield {
+		i := slices.Index(opNames, op)
+		if i < 0 || !opHas(&v.Ops, i) {
+			return fmt.Errorf("kernels: Register %q: %w: Yield names %q, not an op it implements", v.Name, ErrBadVariant, op)
+		}
 	}
 	nv := v
 	vs = append(vs, &nv)
@@ -114,13 +134,17 @@ func resolve(vs []*Variant, forced string) *snapshot {
 			order = append(order, v)
 		}
 	}
-	for i := range opNames {
-		for _, v := range order {
-			fv := opField(&v.Ops, i)
-			if fv.IsNil() {
+	for i, op := range opNames {
+		var yielded []string // the variants passed over by their Yield
+		for k, v := range order {
+			if !opHas(&v.Ops, i) {
 				continue
 			}
-			opField(&s.ops, i).Set(fv)
+			if why, ok := v.Yield[op]; ok && v.Name != forced && hasOpAfter(order[k+1:], i) {
+				yielded = append(yielded, fmt.Sprintf("%s yields it (%s)", v.Name, why))
+				continue
+			}
+			opList[i].copy(&s.ops, &v.Ops)
 			s.source[i] = v.Name
 			switch {
 			case forced == "":
@@ -130,28 +154,23 @@ func resolve(vs []*Variant, forced string) *snapshot {
 			default:
 				s.reason[i] = fmt.Sprintf("forced %s lacks this op; best supported variant with it", forced)
 			}
+			if len(yielded) > 0 {
+				s.reason[i] += "; " + strings.Join(yielded, "; ")
+			}
 			break
 		}
 	}
 	return s
 }
 
-// withOps fills each variant's Ops from the adders and returns the
-// variants that implement at least one op.
-func withOps(vs []Variant, adders []func(variant string, o *Ops)) []Variant {
-	var out []Variant
+// hasOpAfter reports whether any of vs implements op i.
+func hasOpAfter(vs []*Variant, i int) bool {
 	for _, v := range vs {
-		for _, add := range adders {
-			add(v.Name, &v.Ops)
-		}
-		for i := range opNames {
-			if !opField(&v.Ops, i).IsNil() {
-				out = append(out, v)
-				break
-			}
+		if opHas(&v.Ops, i) {
+			return true
 		}
 	}
-	return out
+	return false
 }
 
 func find(vs []*Variant, name string) *Variant {
@@ -183,6 +202,11 @@ func Registered() []string {
 	return names
 }
 
+// Use is a test hook, not an engine API: it changes dispatch for the whole
+// process (see Register); engines use spi.WithKernels, which pins one
+// Backend and leaves everyone else alone. Nothing in this module outside
+// tests calls it.
+//
 // Use forces the named variant for every op it implements (ops it lacks come
 // from the best supported variant that has them, as Info shows). It returns
 // a function that restores the previous choice. An unknown name, or a

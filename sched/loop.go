@@ -74,9 +74,24 @@ func (p *Pool) loop(start, end int, ls LoopScheduler, chunk int, body func(i int
 	}
 	r := &p.reg
 	r.kind, r.ls, r.each = kindLoop, ls, body
-	ls.LoopInit(start, end, tasks, chunk)
+	p.loopInit(r, start, end, tasks, chunk)
 	p.run(r, tasks, extra)
 	return nil
+}
+
+// loopInit calls LoopInit for a region holding the machine; if it panics
+// (it is the caller's code), the machine is released before the panic
+// goes on, so later regions are not kept inline.
+func (p *Pool) loopInit(r *region, start, end, tasks, chunk int) {
+	ok := false
+	defer func() {
+		if !ok {
+			r.ls, r.each = nil, nil
+			p.release()
+		}
+	}()
+	r.ls.LoopInit(start, end, tasks, chunk)
+	ok = true
 }
 
 // drain runs a whole loop as thread 0 of 1 and returns how many pieces ran.

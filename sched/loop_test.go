@@ -87,7 +87,7 @@ func TestLoopSchedulersCover(t *testing.T) {
 func TestLoopSchedulersHuge(t *testing.T) {
 	for name, mk := range schedulers() {
 		for _, threads := range []int{1, 2, 3, 7} {
-			per := runThreads(mk(), math.MinInt, math.MaxInt, threads, 1<<58)
+			per := runThreads(mk(), math.MinInt, math.MaxInt, threads, math.MaxInt>>5+1) // 64 pieces of 2^58 (2^26 on 32-bit ints)
 			checkCover(t, name, math.MinInt, math.MaxInt, flatten(per))
 		}
 	}

@@ -59,11 +59,11 @@ type Pool struct {
 	downgrades []Downgraded
 	workers    []*worker // seat i+1; seat 0 is the calling goroutine
 	joinHook   func(seat int)
+	joinWait   time.Duration
 	pin        func(cpu int) error
 
 	_       cacheLinePad
-	busy    atomic.Bool // held by the region on the workers, and forever after Close
-	closed  atomic.Bool // Close has been called
+	closed  atomic.Bool // Close has been called: regions run inline
 	_       cacheLinePad
 	waiting atomic.Bool   // the caller sleeps on done until pending reaches 0
 	done    chan struct{} // capacity 1
@@ -104,7 +104,7 @@ const (
 // region is one parallel region. Everything a claim touches — the counter,
 // the stop flag, the helper count and the read-only description of the work
 // (written by the caller before the region is posted) — shares one padded
-// group of 56 bytes, so a helper that joins pulls one or two cache lines
+// group of 64 bytes, so a helper that joins pulls one or two cache lines
 // instead of one per field.
 type region struct {
 	_       cacheLinePad
@@ -112,14 +112,19 @@ type region struct {
 	pending atomic.Int32 // posted helpers neither finished nor taken back
 	stop    atomic.Bool  // a body panicked: claim nothing more
 	kind    regionKind
-	n       int
-	chunk   int
-	nchunks int64
-	body    func(start, end int)
-	each    func(i int)
-	_       cacheLinePad
+	// traced: a sink wants this region's events, so helpers count their
+	// chunks. waitClaim (WithJoinWait): a helper reports its first claim
+	// in claimed. Both fill padding before n: the group stays 64 bytes.
+	traced    bool
+	waitClaim bool
+	n         int
+	chunk     int
+	nchunks   int64
+	body      func(start, end int)
+	each      func(i int)
+	_         cacheLinePad
 
-	traced       bool        // a sink wants this region's events: count the helpers' chunks
+	claimed      atomic.Bool // a helper has claimed a chunk (waitClaim only)
 	extra        func(Event) // a Traced view's sink for this region, or nil
 	ls           LoopScheduler
 	workerChunks atomic.Int64 // chunks run by helpers, counted when traced
@@ -204,6 +209,9 @@ func (r *region) work(seat int) (chunks int) {
 				break
 			}
 			chunks++
+			if r.waitClaim && seat != 0 {
+				r.claimed.Store(true)
+			}
 			for i := s; i < e; i++ {
 				r.each(i)
 			}
@@ -217,6 +225,9 @@ func (r *region) work(seat int) (chunks int) {
 			break
 		}
 		chunks++
+		if r.waitClaim && seat != 0 {
+			r.claimed.Store(true)
+		}
 		lo := int(k) * r.chunk // k < nchunks, so lo <= n-1: no overflow
 		hi := r.n
 		if hi-lo > r.chunk {
@@ -253,6 +264,7 @@ type config struct {
 	spin     time.Duration
 	sink     func(Event)
 	joinHook func(seat int)
+	joinWait time.Duration
 	pinFunc  func(cpu int) error
 	// oversubscribe is for tests: start every requested worker, even past
 	// the usable cores, so the engine runs with many helpers on any machine.
@@ -317,6 +329,24 @@ func withJoinHook(f func(seat int)) Option {
 // helpers past the cores cannot be pinned, which is reported.
 func WithOversubscribe() Option {
 	return func(c *config) error { c.oversubscribe = true; return nil }
+}
+
+// WithJoinWait is for tests and verification: after posting a parallel
+// region to its helpers, the caller waits up to d for a helper to claim a
+// chunk before it claims any itself.
+// Without it a region of a few microseconds is often over before a helper
+// arrives, above all on a loaded machine, so a test would see helpers run
+// chunks only by luck. The completion guarantee is unchanged: after d the
+// caller goes on alone. It only delays the caller; every region pays for
+// it, so never use it for speed.
+func WithJoinWait(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("sched: WithJoinWait(%v): negative", d)
+		}
+		c.joinWait = d
+		return nil
+	}
 }
 
 // withPinFunc is for tests: f replaces the platform's pinning call.
@@ -402,7 +432,7 @@ func NewPool(opts ...Option) (*Pool, error) {
 }
 
 func newPool(cfg config, topo topology) *Pool {
-	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, pin: cfg.pinFunc,
+	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, joinWait: cfg.joinWait, pin: cfg.pinFunc,
 		done: make(chan struct{}, 1)}
 	var downs []Downgraded
 	cores, capped := usableCores(topo)
@@ -645,10 +675,12 @@ func (p *Pool) Close() error {
 		return ErrShared
 	}
 	p.close.Do(func() {
-		for !p.tryAcquire() {
+		// A region that took the machine before it saw closed is running
+		// or about to release it; one that takes it later sees closed.
+		p.closed.Store(true)
+		for machine.owner.Load() == p {
 			time.Sleep(20 * time.Microsecond)
 		}
-		p.closed.Store(true)
 		for _, w := range p.workers {
 			w.slot.Store(&stopRegion)
 			select {
@@ -661,29 +693,29 @@ func (p *Pool) Close() error {
 	return nil
 }
 
-func (p *Pool) tryAcquire() bool {
-	return !p.busy.Load() && p.busy.CompareAndSwap(false, true)
-}
-
-// acquire takes the pool and the machine for a parallel region. When it
-// fails it returns the pool whose region holds them (p itself when p is
-// busy or closed; nil when that region has just finished).
+// acquire takes the machine for a parallel region of p. When it fails it
+// returns the pool whose region holds it (p itself when p is closed; nil
+// when that region has just finished). One compare-and-swap, as a
+// per-pool flag would cost: the machine token is also what makes the
+// pool's own regions one at a time.
 func (p *Pool) acquire() (ok bool, holder *Pool) {
-	if !p.tryAcquire() {
+	if p.closed.Load() {
 		return false, p
 	}
-	if !machine.owner.CompareAndSwap(nil, p) {
-		p.busy.Store(false)
+	if machine.owner.Load() != nil || !machine.owner.CompareAndSwap(nil, p) {
 		return false, machine.owner.Load()
+	}
+	// Close stores closed, then loads the owner; we stored the owner,
+	// now load closed: one of us sees the other.
+	if p.closed.Load() {
+		machine.owner.Store(nil)
+		return false, p
 	}
 	return true, nil
 }
 
 // release gives back what acquire took.
-func (p *Pool) release() {
-	machine.owner.Store(nil)
-	p.busy.Store(false)
-}
+func (p *Pool) release() { machine.owner.Store(nil) }
 
 // chunksPerTask over-splits a ForRange region so that a helper that joins
 // late, or a core taken by another process, costs at most a quarter of a
@@ -817,26 +849,40 @@ func (p *Pool) busyReason(name string, holder *Pool) string {
 }
 
 // run executes the prepared region r with tasks participants on the caller
-// and tasks-1 helpers. The caller holds p.busy and the machine; run
-// releases them.
+// and tasks-1 helpers. The caller holds the machine; run releases it.
 func (p *Pool) run(r *region, tasks int, extra func(Event)) {
 	var t0 time.Time
-	r.traced, r.extra = p.sink != nil || extra != nil, extra
-	if r.traced {
+	if r.traced = p.sink != nil || extra != nil; r.traced {
 		t0 = time.Now()
+		r.extra = extra
 		r.workerChunks.Store(0)
 	}
 	helpers := p.workers[:tasks-1]
+	if r.waitClaim = p.joinWait > 0; r.waitClaim {
+		r.claimed.Store(false)
+	}
 	r.stop.Store(false)
 	r.pending.Store(int32(len(helpers)))
 	for _, w := range helpers {
 		w.post(r)
+	}
+	if r.waitClaim {
+		awaitHelper(r, p.joinWait)
 	}
 	var caller int
 	// Deferred so that the region is finished, and the pool released, even
 	// when a body on this goroutine calls runtime.Goexit.
 	defer p.finish(r, helpers, &caller, t0)
 	caller = r.work(0)
+}
+
+// awaitHelper waits up to d until a helper has claimed a chunk of r,
+// yielding the processor meanwhile.
+func awaitHelper(r *region, d time.Duration) {
+	deadline := time.Now().Add(d)
+	for !r.claimed.Load() && time.Now().Before(deadline) {
+		runtime.Gosched()
+	}
 }
 
 func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
@@ -856,13 +902,20 @@ func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
 
 	failed, failure := r.failed, r.failure
 	r.failed, r.failure = false, nil
-	if r.traced {
+	traced, extra := r.traced, r.extra
+	var ev Region
+	if traced {
 		workers := int(r.workerChunks.Load())
-		p.emit(r.extra, Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
-			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)})
+		ev = Region{Pool: p.name, Name: r.name(), Tasks: len(helpers) + 1,
+			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)}
 	}
 	r.body, r.each, r.ls, r.extra = nil, nil, nil, nil // let the closures go
+	// Released before the sinks run: r is not touched after this, and a
+	// sink that panics cannot keep the cores from every later region.
 	p.release()
+	if traced {
+		p.emit(extra, ev)
+	}
 	if failed {
 		panic(failure)
 	}

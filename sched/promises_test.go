@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/corelane/corelane/internal/testexec"
 )
 
 // goroutineID parses the calling goroutine's id from its stack header
@@ -119,7 +121,7 @@ func TestPanicMessageShowsBody(t *testing.T) {
 	if !haveThreads {
 		t.Skip(noThreadsReason)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestPanicMessageShowsBody$", "-test.count=1")
+	cmd := testexec.Self("-test.run=^TestPanicMessageShowsBody$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SCHED_TEST_CRASH=1", "GOTRACEBACK=single")
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
@@ -282,17 +284,17 @@ func TestTryRangeLowest(t *testing.T) {
 }
 
 // TestShuffle: the shuffle schedule covers every region exactly once in
-// the chunks a pool of the same size would use, in an order that depends
-// on the seed only.
+// the finest chunks the grain allows, in an order that depends on the seed
+// only.
 func TestShuffle(t *testing.T) {
 	order := func(s Schedule, n, grain int) (rs [][2]int, each []int) {
 		s.ForRange(n, grain, func(lo, hi int) { rs = append(rs, [2]int{lo, hi}) })
 		s.ForEach(n, grain, func(i int) { each = append(each, i) })
 		return rs, each
 	}
-	for _, tasks := range []int{0, 1, 2, 3, 4, 16} {
+	for _, tasks := range []int{0, 1, 4} {
 		for _, n := range []int{0, 1, 2, 5, 64, 1000, 4097} {
-			for _, grain := range []int{1, 3, 100} {
+			for _, grain := range []int{-1, 0, 1, 3, 100} {
 				s := Shuffle(99, tasks)
 				rs, each := order(s, n, grain)
 				checkCover(t, s.Name(), 0, n, rs)
@@ -301,14 +303,14 @@ func TestShuffle(t *testing.T) {
 					counts[i]++
 				}
 				checkCounts(t, s.Name()+" ForEach", counts)
-				want := TasksFor(n, grain, max(tasks, 1))
-				if want > 1 {
-					chunk, count := splitRange(n, grain, want)
-					if len(rs) != count || (rs[0][1]-rs[0][0] != chunk && rs[0][1] != n) {
-						t.Fatalf("%s n=%d grain=%d: %d ranges, want %d of %d", s.Name(), n, grain, len(rs), count, chunk)
+				g := max(grain, 1)
+				if want := (n + g - 1) / g; len(rs) != want {
+					t.Fatalf("%s n=%d grain=%d: %d ranges, want %d of %d", s.Name(), n, grain, len(rs), want, g)
+				}
+				for _, r := range rs {
+					if r[1]-r[0] != g && r[1] != n {
+						t.Fatalf("%s n=%d grain=%d: range %v", s.Name(), n, grain, r)
 					}
-				} else if n > 0 && len(rs) != 1 {
-					t.Fatalf("%s n=%d grain=%d: one task, %d ranges", s.Name(), n, grain, len(rs))
 				}
 				rs2, each2 := order(Shuffle(99, tasks), n, grain)
 				if fmt.Sprint(rs, each) != fmt.Sprint(rs2, each2) {
@@ -330,11 +332,21 @@ func TestShuffle(t *testing.T) {
 			t.Fatalf("seed %d: ForEach ran in index order", seed)
 		}
 	}
-	if len(seen) < 15 {
+	if len(seen) < 20 {
 		t.Fatalf("20 seeds gave %d distinct chunk orders", len(seen))
+	}
+	// The chunk count is bounded.
+	var rs ranges
+	Shuffle(1, 1).ForRange(1<<20, 1, rs.add)
+	checkCover(t, "bounded", 0, 1<<20, rs.rs)
+	if len(rs.rs) != maxShuffleChunks {
+		t.Fatalf("%d chunks, want %d", len(rs.rs), maxShuffleChunks)
 	}
 	if s := Shuffle(3, 4); s.Parallelism() != 4 || s.Name() != "shuffle(4,seed 3)" {
 		t.Fatal(s.Parallelism(), s.Name())
+	}
+	if Shuffle(3, -2).Parallelism() != 1 {
+		t.Fatal("tasks below 1")
 	}
 }
 
@@ -436,4 +448,79 @@ func TestConfigureHardware(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(h.Name(), ds[0])
+}
+
+// TestJoinWait: with WithJoinWait a helper executes a chunk of every
+// parallel region, however small; the regions still cover their ranges.
+func TestJoinWait(t *testing.T) {
+	var ev events
+	p := newTestPool(t, 2, WithJoinWait(2*time.Second), WithTrace(ev.sink))
+	for range 200 {
+		var rs ranges
+		p.ForRange(8, 1, rs.add)
+		checkCover(t, "join wait", 0, 8, rs.rs)
+		counts := make([]int32, 30)
+		if err := p.For(0, 30, Dynamic(), 1, func(i int) { counts[i]++ }); err != nil {
+			t.Fatal(err)
+		}
+		checkCounts(t, "join wait For", counts)
+	}
+	for _, r := range ev.regions() {
+		if r.Chunks == r.CallerChunks {
+			t.Fatalf("no helper chunk despite the join wait: %v", r)
+		}
+	}
+	if _, err := NewPool(WithJoinWait(-1)); err == nil {
+		t.Fatal("negative join wait accepted")
+	}
+}
+
+// badInit is a loop scheduler whose LoopInit panics.
+type badInit struct{ LoopScheduler }
+
+func (badInit) LoopInit(int, int, int, int) { panic("bad LoopInit") }
+
+// TestMachineReleased: a LoopInit or a sink that panics during a parallel
+// region does not keep the cores: the next region runs in parallel.
+func TestMachineReleased(t *testing.T) {
+	var ev events
+	panicky := atomic.Bool{}
+	p := newTestPool(t, 2, WithTrace(func(e Event) {
+		ev.sink(e)
+		if panicky.Load() {
+			panic("bad sink")
+		}
+	}))
+	parallelAgain := func(what string) {
+		t.Helper()
+		if o := machine.owner.Load(); o != nil {
+			machine.owner.Store(nil) // or every later region, and Close, would wait
+			t.Fatalf("after %s the machine is still held by %s", what, o.Name())
+		}
+		before := len(ev.regions())
+		p.ForRange(100, 1, func(int, int) {})
+		if rs := ev.regions(); len(rs) != before+1 || rs[before].Inline {
+			t.Fatalf("after %s: %v", what, rs[before:])
+		}
+	}
+	func() {
+		defer func() {
+			if v := recover(); v != "bad LoopInit" {
+				t.Fatalf("recovered %v", v)
+			}
+		}()
+		_ = p.For(0, 100, badInit{Dynamic()}, 1, func(int) {})
+	}()
+	parallelAgain("a LoopInit panic")
+	func() {
+		defer func() {
+			if v := recover(); v != "bad sink" {
+				t.Fatalf("recovered %v", v)
+			}
+		}()
+		panicky.Store(true)
+		defer panicky.Store(false)
+		p.ForRange(100, 1, func(int, int) {})
+	}()
+	parallelAgain("a sink panic")
 }

@@ -6,25 +6,28 @@ import (
 )
 
 // Shuffle returns a schedule for testing and verification, not for speed.
-// ForRange cuts a region into the chunks a Pool of tasks workers would and
-// runs them one after another on the calling goroutine, in an order
-// permuted by seed; ForEach runs its indices in a permuted order (so the
-// order of its chunks and of the indices inside them both change). A
-// region of one task (n <= grain, or tasks <= 1) is body(0, n), as on a
-// Pool. Parallelism reports tasks, so an op sizes its work as for a pool
-// of that many workers.
+// ForRange cuts a region into the finest chunks the contract allows —
+// grain indices each, the last possibly shorter (at most maxShuffleChunks
+// chunks: beyond that the chunks grow) — and runs them one after another on
+// the calling goroutine in an order permuted by seed; ForEach runs its
+// indices in a permuted order, so the order of its chunks and of the
+// indices inside them both change. Parallelism reports tasks (at least 1),
+// which ops may read to size their work; it does not change the split.
 //
 // The permutation of a region depends only on seed and on the region's
 // kind, n and grain, never on timing or on other regions: a result that
 // depends on the order in which chunks run or finish (a combine in
 // completion order, a "first error" in time) changes with the seed, and
 // changes the same way on every run, where a Pool changes it only by
-// timing luck. A failure reproduces exactly. Shuffle is safe for concurrent
-// use, nested regions included; it allocates O(chunks) per ForRange and
-// O(count) per ForEach.
+// timing luck and only across the coarser chunks it cuts. A failure
+// reproduces exactly. Shuffle is safe for concurrent use, nested regions
+// included; it allocates O(chunks) per ForRange and O(count) per ForEach.
 func Shuffle(seed uint64, tasks int) Schedule {
 	return shuffle{seed: seed, tasks: max(tasks, 1)}
 }
+
+// maxShuffleChunks bounds the chunks of a Shuffle ForRange region.
+const maxShuffleChunks = 1 << 16
 
 type shuffle struct {
 	seed  uint64
@@ -44,12 +47,8 @@ func (s shuffle) ForRange(n, grain int, body func(start, end int)) {
 	if n <= 0 {
 		return
 	}
-	tasks := TasksFor(n, grain, s.tasks)
-	if tasks == 1 {
-		body(0, n)
-		return
-	}
-	chunk, count := splitRange(n, grain, tasks)
+	chunk := max(grain, ChunkFor(n, maxShuffleChunks), 1)
+	count := (n-1)/chunk + 1
 	for _, k := range s.perm(1, count, grain) {
 		lo, hi := k*chunk, n // k < count, so lo <= n-1
 		if n-lo > chunk {
@@ -61,12 +60,6 @@ func (s shuffle) ForRange(n, grain int, body func(start, end int)) {
 
 func (s shuffle) ForEach(count, minPerTask int, body func(i int)) {
 	if count <= 0 {
-		return
-	}
-	if TasksFor(count, minPerTask, s.tasks) == 1 {
-		for i := 0; i < count; i++ {
-			body(i)
-		}
 		return
 	}
 	for _, i := range s.perm(2, count, minPerTask) {

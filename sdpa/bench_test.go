@@ -72,26 +72,37 @@ func BenchmarkSDPASmall(b *testing.B) {
 	}
 }
 
-// BenchmarkSDPAF16 is BenchmarkSDPA's largest 8-head shapes with a binary16
-// KV cache (AttentionF16), on the hardware pool.
+// BenchmarkSDPAF16 is BenchmarkSDPA with a binary16 KV cache
+// (AttentionF16): the same shapes and schedules, so that every f16 row
+// has its f32 twin (and ggml's f16 modes) at the same shape.
 func BenchmarkSDPAF16(b *testing.B) {
 	for _, mode := range []Mode{Exact, Fast} {
-		for _, seqQ := range []int{1, 64} {
-			sh := Shape{Batch: 1, Heads: 8, KVHeads: 8, SeqQ: seqQ, SeqKV: 4096, HeadDim: 64}
-			b.Run(fmt.Sprintf("mode=%v/heads=8/seqKV=4096/seqQ=%d/sched=hardware", mode, seqQ), func(b *testing.B) {
-				in := randInputs(rand.New(rand.NewPCG(1, 1)), sh, 1)
-				k16, v16 := toF16(in.k), toF16(in.v)
-				out := make([]float32, outLen(sh))
-				opt := Options{Causal: true, Mode: mode}
-				flops := float64((&plan{sh: sh, causal: true}).work()) * 2
-				b.ResetTimer()
-				for range b.N {
-					if err := AttentionF16(sched.Hardware(), out, in.q, k16, v16, sh, opt); err != nil {
-						b.Fatal(err)
+		for _, heads := range []int{8, 32} {
+			for _, seqKV := range []int{128, 1024, 4096} {
+				for _, seqQ := range []int{1, 64} {
+					sh := Shape{Batch: 1, Heads: heads, KVHeads: heads, SeqQ: seqQ, SeqKV: seqKV, HeadDim: 64}
+					for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
+						name := "sequential"
+						if s != sched.Sequential {
+							name = "hardware"
+						}
+						b.Run(fmt.Sprintf("mode=%v/heads=%d/seqKV=%d/seqQ=%d/sched=%s", mode, heads, seqKV, seqQ, name), func(b *testing.B) {
+							in := randInputs(rand.New(rand.NewPCG(1, 1)), sh, 1)
+							k16, v16 := toF16(in.k), toF16(in.v)
+							out := make([]float32, outLen(sh))
+							opt := Options{Causal: true, Mode: mode}
+							flops := float64((&plan{sh: sh, causal: true}).work()) * 2
+							b.ResetTimer()
+							for range b.N {
+								if err := AttentionF16(s, out, in.q, k16, v16, sh, opt); err != nil {
+									b.Fatal(err)
+								}
+							}
+							b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+						})
 					}
 				}
-				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			})
+			}
 		}
 	}
 }

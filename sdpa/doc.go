@@ -8,13 +8,22 @@
 //     query head.
 //     (TestExactGolden pins hashes of Exact results that amd64 and arm64
 //     both reproduce.)
-//   - Fast uses the float32 SIMD kernels of package kernels (dot, axpy, max,
-//     vectorised exp), an online softmax over fixed blocks of keys, and
-//     float32 accumulators. It is not bit-identical to Exact, nor across
-//     kernel variants (the kernels reassociate and fuse); with one kernel
-//     variant its result has the same bits under every schedule and worker
-//     count, because the block and chunk sizes and every reduction order are
-//     fixed by the shape, never by the schedule.
+//   - Fast decodes (SeqQ < 8) with the float32 SIMD kernels of package
+//     kernels — DotRows for the scores, Max, ExpSum (a vectorised float32
+//     exp), Scale — and a two-pass softmax per query row over fixed blocks
+//     of keys. It is not bit-identical to Exact, nor across kernel variants
+//     (the kernels reassociate and fuse); with one kernel variant its result
+//     has the same bits under every schedule and worker count, because the
+//     blocks and every reduction order are fixed by the shape, never by the
+//     schedule. With 8 or more query rows Fast runs Exact's tiles (its
+//     fastest path there) and so gives Exact's values.
+//
+// Exact's kernels (kernels.Ops' Exact* fields) compute several rows, keys
+// or output columns at once, one per SIMD lane, each in the scalar order
+// documented on Attention, with no fused multiply-add: every variant on
+// every GOARCH gives the generic kernels' bits. (Which NaN a NaN result
+// carries is not part of that promise: it depends on operand order in the
+// machine code.)
 //
 // # Fast's tolerance
 //
@@ -29,7 +38,7 @@
 // orders, and a score error δ changes the weights by a factor up to e^2δ);
 // the √n term covers the differently ordered sums over keys, whose errors
 // grow like √n for all but contrived inputs (the worst case is n, not √n);
-// FastTolerance covers the two exponentials and the online rescaling. The
+// FastTolerance covers the two exponentials. The
 // bound is tested, not proven: TestFastWithinTolerance checks it for every
 // kernel variant this CPU runs, on random, large-magnitude (peaked), flat
 // (small-magnitude, V all positive), masked, fully masked, ALiBi-like
@@ -39,14 +48,12 @@
 //
 // # Work and schedules
 //
-// Attention runs on a sched.Schedule. The units of work are tiles of query
-// rows of one (batch, head) pair — rows are independent, so how they are
-// grouped and where they run changes nothing — and, in Fast mode for
-// decoding (SeqQ ≤ 8 and SeqKV > 512), fixed 512-key chunks of the keys,
-// whose partial softmax states are combined in chunk order afterwards, so
-// that decoding parallelises beyond the number of heads. A call of fewer
-// than ParallelMinWork (Exact) or ParallelMinWorkFast (Fast) multiply-adds
-// runs inline on the calling goroutine.
+// Attention runs on a sched.Schedule. The units of work are tiles of the
+// query rows that read one K/V head (the group's heads × SeqQ rows); rows
+// are independent, so how they are grouped and where they run changes
+// nothing. A call of fewer than ParallelMinWork (Exact) or
+// ParallelMinWorkFast (Fast) multiply-adds runs inline on the calling
+// goroutine.
 //
 // # Kernels and layouts
 //

@@ -1,6 +1,8 @@
 package sdpa
 
 import (
+	"sync"
+
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
@@ -47,12 +49,9 @@ type plan struct {
 	qsB, qsH, qsI int
 	ksB, ksG, ksJ int
 	ops           kernels.Ops // the Runner's kernels
-	transposed    bool        // Fast only: K/V blocks transposed (see fastScores)
 
-	rows     int // query rows per unit
-	tiles    int // row tiles per (batch, head)
-	chunks   int // key chunks per tile (Fast decode), else 1
-	chunkLen int // keys per chunk
+	rows  int // query rows per unit (tile)
+	tiles int // tiles per (batch, K/V head)
 }
 
 // limit returns the number of keys query row i may see: the keys before
@@ -113,6 +112,50 @@ func (p *plan) kvOff(b, h, j int) int {
 	return b*p.ksB + (h/p.group)*p.ksG + j*p.ksJ
 }
 
+// planPool holds plans, so that a call allocates none; release returns
+// one.
+var planPool = sync.Pool{New: func() any { return new(plan) }}
+
+func (p *plan) release() {
+	*p = plan{}
+	planPool.Put(p)
+}
+
+// runJob is one call's loop body, bound once per pooled value (fn), so
+// that handing it to a schedule allocates nothing.
+type runJob[T kvElem] struct {
+	p      *plan
+	out, q []float32
+	k, v   []T
+	fn     func(start, end int)
+}
+
+var (
+	runJobsF32 = sync.Pool{New: func() any { j := new(runJob[float32]); j.fn = j.body; return j }}
+	runJobsF16 = sync.Pool{New: func() any { j := new(runJob[quant.F16]); j.fn = j.body; return j }}
+)
+
+func runJobs[T kvElem]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &runJobsF32
+	}
+	return &runJobsF16
+}
+
+func (j *runJob[T]) body(start, end int) {
+	p := j.p
+	sc := getTileScratch(p)
+	defer scratchPool.Put(sc)
+	for u := start; u < end; u++ {
+		if p.rowWise() {
+			rowTile(p, p.unit(u), j.out, j.q, j.k, j.v, sc)
+		} else {
+			exactTile(p, p.unit(u), j.out, j.q, j.k, j.v, sc)
+		}
+	}
+}
+
 // run computes the call on s.
 func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 	sh := p.sh
@@ -125,21 +168,15 @@ func run[T kvElem](s sched.Schedule, p *plan, out, q []float32, k, v []T) {
 	p.rows = min(tileRows(sh.SeqKV), p.group*sh.SeqQ)
 	p.tiles = (p.group*sh.SeqQ + p.rows - 1) / p.rows
 	units := sh.Batch * sh.KVHeads * p.tiles
-	forRange := s.ForRange
 	if p.work() < minWork[p.mode] {
-		forRange = sched.Sequential.ForRange
+		s = sched.Sequential
 	}
-	forRange(units, 1, func(start, end int) {
-		sc := getTileScratch(p)
-		defer scratchPool.Put(sc)
-		for u := start; u < end; u++ {
-			if p.mode == Exact {
-				exactTile(p, p.unit(u), out, q, k, v, sc)
-			} else {
-				fastTile(p, p.unit(u), out, q, k, v, sc)
-			}
-		}
-	})
+	pool := runJobs[T]()
+	j := pool.Get().(*runJob[T])
+	j.p, j.out, j.q, j.k, j.v = p, out, q, k, v
+	s.ForRange(units, 1, j.fn)
+	*j = runJob[T]{fn: j.fn}
+	pool.Put(j)
 }
 
 // widen returns the float32 values of src: src itself for float32, else

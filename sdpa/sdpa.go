@@ -31,8 +31,8 @@ const (
 	// Exact computes every row in the scalar order documented on Attention,
 	// and gives the same bits under every schedule, on every machine.
 	Exact Mode = iota
-	// Fast uses the SIMD kernels of package kernels, a vectorised exp and a
-	// blocked online softmax. It is not bit-identical to Exact (see the
+	// Fast uses the float32 SIMD kernels of package kernels and a
+	// vectorised exp when decoding. It is not bit-identical to Exact (see the
 	// package documentation for its tolerance), nor across kernel variants;
 	// with one kernel variant it gives the same bits under every schedule.
 	Fast
@@ -156,13 +156,13 @@ var (
 // math.Exp). Query rows are independent, so the result has the same bits
 // under every schedule and every worker count, and grouped K/V gives the
 // bits of K/V tiled to Heads heads. The result is the same on every GOARCH:
-// Exact uses no kernel from package kernels.
+// Exact's kernels (kernels.Ops.Exact*) return the same bits on every
+// variant and GOARCH (see the package documentation).
 //
 // Fast mode: see the package documentation.
 //
-// The units of work are tiles of query rows of one (batch, head); in Fast
-// mode, for short query blocks and long key ranges, also fixed-size chunks
-// of keys. A call of fewer than ParallelMinWork (Exact) or
+// The units of work are tiles of the query rows that read one K/V head. A
+// call of fewer than ParallelMinWork (Exact) or
 // ParallelMinWorkFast (Fast) multiply-adds runs inline on the calling
 // goroutine.
 //
@@ -213,6 +213,7 @@ func (r Runner) Attention(s sched.Schedule, out, q, k, v []float32, shape Shape,
 	if err != nil {
 		return err
 	}
+	defer p.release()
 	if err := checkOverlap("Attention", out, q, k, v, opt.Mask); err != nil {
 		return err
 	}
@@ -230,6 +231,7 @@ func (r Runner) AttentionF16(s sched.Schedule, out, q []float32, k, v []quant.F1
 	if err != nil {
 		return err
 	}
+	defer p.release()
 	if err := checkOverlap("AttentionF16", out, q, k, v, opt.Mask); err != nil {
 		return err
 	}
@@ -268,6 +270,24 @@ func mulAll(xs ...int) (int, bool) {
 		}
 	}
 	return p, true
+}
+
+// layoutName names the layout of q and out (kv false) or of k and v.
+func layoutName(kv bool, opt Options) string {
+	if !kv {
+		if opt.Layout == TokensFirst {
+			return "Batch·SeqQ·Heads·HeadDim"
+		}
+		return "Batch·Heads·SeqQ·HeadDim"
+	}
+	seqName := "SeqKV"
+	if opt.KVCapacity != 0 {
+		seqName = "KVCapacity"
+	}
+	if opt.KVLayout == TokensFirst {
+		return "Batch·" + seqName + "·KVHeads·HeadDim"
+	}
+	return "Batch·KVHeads·" + seqName + "·HeadDim"
 }
 
 // newPlan validates every argument and returns the call's plan.
@@ -313,29 +333,21 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 			return nil, optionErr(op, "Options.%s = %d, want HeadsFirst (%d) or TokensFirst (%d)", l.name, int(l.l), int(HeadsFirst), int(TokensFirst))
 		}
 	}
-	qLayout := "Batch·Heads·SeqQ·HeadDim"
-	if opt.Layout == TokensFirst {
-		qLayout = "Batch·SeqQ·Heads·HeadDim"
-	}
-	seqName := "SeqKV"
-	if opt.KVCapacity != 0 {
-		seqName = "KVCapacity"
-	}
-	kvLayout := "Batch·KVHeads·" + seqName + "·HeadDim"
-	if opt.KVLayout == TokensFirst {
-		kvLayout = "Batch·" + seqName + "·KVHeads·HeadDim"
-	}
+	// The layouts' names are built only for an error message, so that a
+	// valid call allocates nothing here.
 	for _, c := range []struct {
-		name, layout string
-		got, want    int
+		name string
+		kv   bool
+		got  int
+		want int
 	}{
-		{"q", qLayout, len(q), nq},
-		{"out", qLayout, len(out), nq},
-		{"k", kvLayout, lenK, nkv},
-		{"v", kvLayout, lenV, nkv},
+		{"q", false, len(q), nq},
+		{"out", false, len(out), nq},
+		{"k", true, lenK, nkv},
+		{"v", true, lenV, nkv},
 	} {
 		if c.got != c.want {
-			return nil, shapeErr(op, "len(%s) = %d, want %s = %d", c.name, c.got, c.layout, c.want)
+			return nil, shapeErr(op, "len(%s) = %d, want %s = %d", c.name, c.got, layoutName(c.kv, opt), c.want)
 		}
 	}
 	maskPerBatch := false
@@ -359,7 +371,8 @@ func newPlan(op string, out, q []float32, lenK, lenV int, sh Shape, opt Options)
 		return nil, optionErr(op, "Options.Mode = %d, want Exact (%d) or Fast (%d)", int(opt.Mode), int(Exact), int(Fast))
 	}
 	hd := sh.HeadDim
-	p := &plan{
+	p := planPool.Get().(*plan)
+	*p = plan{
 		sh:           sh,
 		scale:        scale,
 		causal:       opt.Causal,

@@ -30,10 +30,14 @@ const (
 	// rs the tile's rows rounded up to a multiple of lanePad, so that a
 	// SIMD kernel computes lanePad rows at once (one zmm of float32).
 	lanePad = 16
-	// exactWideRows: an Exact tile of at least this many rows runs the
-	// softmax across rows (kernels over st with one lane per row);
-	// smaller tiles (decode) run it row by row, one lane per key.
-	exactWideRows = 8
+	// exactWideRows: an Exact tile of at least this many rows keeps its
+	// scores transposed, one lane per row; smaller tiles (decoding) are
+	// computed row by row, one lane per key (rowTile): the scores of one
+	// row cost a quarter of a lanePad-row pass over K.
+	exactWideRows = 4
+	// fastWideSeqQ: Fast calls with at least this many query rows run
+	// Exact's transposed tiles (see rowWise).
+	fastWideSeqQ = 8
 	// kvBlock is the number of keys of a block of K or V that one pass
 	// uses for every row of a tile (and, for binary16 K/V, widens into
 	// scratch): 256 keys of HeadDim 64 are 64 KiB.
@@ -42,10 +46,10 @@ const (
 
 // tileScratch is one task's working memory.
 type tileScratch struct {
-	f    []float32
-	lim  []int
-	qo   []int
-	live []bool
+	f     []float32
+	lim   []int
+	qo    []int
+	lim32 []int32
 }
 
 var scratchPool sync.Pool
@@ -53,22 +57,24 @@ var scratchPool sync.Pool
 func getTileScratch(p *plan) *tileScratch {
 	rows, hd, n := p.rows, p.sh.HeadDim, p.sh.SeqKV
 	rs := roundUp(rows, lanePad)
-	nf := hd*rs + n*rs + 3*rs + rows*hd + kvBlock*hd + n + 1
-	if p.mode == Fast {
-		nf = rows*hd + rows*n + rows*hd + kvBlock*hd
+	nf := hd*rs + n*rs + rows*hd + kvBlock*hd
+	if p.rowWise() {
+		nf = rows*hd + rows*n + rows*hd + rows
 	}
 	sc, _ := scratchPool.Get().(*tileScratch)
 	if sc == nil {
 		sc = &tileScratch{}
 	}
 	if cap(sc.f) < nf {
-		sc.f = make([]float32, nf)
+		// Grow geometrically: in a decode loop SeqKV grows by one key a
+		// step, and a buffer sized exactly would be replaced every step.
+		sc.f = make([]float32, nf, max(nf, 2*cap(sc.f)))
 	}
 	sc.f = sc.f[:nf]
-	if cap(sc.lim) < rows {
-		sc.lim, sc.qo, sc.live = make([]int, rows), make([]int, rows), make([]bool, rows)
+	if cap(sc.lim) < rows || cap(sc.lim32) < rs {
+		sc.lim, sc.qo, sc.lim32 = make([]int, rows), make([]int, rows), make([]int32, rs)
 	}
-	sc.lim, sc.qo, sc.live = sc.lim[:rows], sc.qo[:rows], sc.live[:rows]
+	sc.lim, sc.qo, sc.lim32 = sc.lim[:rows], sc.qo[:rows], sc.lim32[:rs]
 	return sc
 }
 
@@ -111,6 +117,22 @@ func kvRows[T kvElem](p *plan, src []T, off, n int, buf []float32) (rows []float
 	panic("unreachable")
 }
 
+// rowWise reports whether the call's tiles run row by row (rowTile). Fast
+// decides by SeqQ alone, so that grouped and tiled K/V (whose tiles hold
+// different rows) take the same path: from fastWideSeqQ query rows on it
+// runs Exact's transposed tiles, which are its fastest path there (their
+// kernels, one lane per row, keep every lane busy); below, row by row with
+// the variant's float32 kernels.
+func (p *plan) rowWise() bool {
+	if p.sh.SeqKV > math.MaxInt32 {
+		return true
+	}
+	if p.mode == Fast {
+		return p.sh.SeqQ < fastWideSeqQ
+	}
+	return p.rows < exactWideRows
+}
+
 // exactTile computes the rows of unit u in Exact order (see Attention):
 // scores st[j·rs + r] by ExactScores, the softmax (across rows with
 // ExactExp and ExactDiv over st, or row by row for small tiles), and the
@@ -119,17 +141,14 @@ func kvRows[T kvElem](p *plan, src []T, off, n int, buf []float32) (rows []float
 func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScratch) {
 	ops := &p.ops
 	hd := p.sh.HeadDim
-	lim, qo, live := sc.lim, sc.qo, sc.live
+	lim, qo := sc.lim, sc.qo
 	rows, kv0, n := p.tileRowsOf(u, lim, qo)
 	rs := roundUp(rows, lanePad)
 	f := sc.f
 	qt, f := f[:hd*rs], f[hd*rs:]
 	st, f := f[:n*rs], f[n*rs:]
-	mx, f := f[:rs], f[rs:]
-	sum, f := f[:rs], f[rs:]
 	o, f := f[:rows*hd], f[rows*hd:]
-	kvBuf, f := f[:kvBlock*hd], f[kvBlock*hd:]
-	srow := f[:n+1]
+	kvBuf := f[:kvBlock*hd]
 
 	clear(qt)
 	for r := range rows {
@@ -151,11 +170,7 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 			}
 		}
 	}
-	if rows >= exactWideRows {
-		p.softmaxWide(u, st, rs, rows, n, lim, live, mx, sum)
-	} else {
-		p.softmaxNarrow(u, st, rs, rows, n, lim, srow, mx)
-	}
+	p.softmaxWide(u, st, rs, rows, lim, sc.lim32[:rs])
 	clear(o)
 	if n > 0 {
 		if _, ok := any(v).([]float32); ok {
@@ -193,114 +208,75 @@ func (p *plan) scoreAt(x float32, mrow []float32, j int) float32 {
 	return float32(math.Inf(-1))
 }
 
-// softmaxWide turns the scores st into the weights p[j] = e[j]/sum, every
-// row (lane r) in the scalar order: scaled and masked scores and their
-// max in Go, one pass over keys for all rows; e by ExactExp; the sums in
-// key order; ExactDiv. Keys past a row's limit are -Inf (weight 0, and a
-// sum + 0 changes no bit); a row with no unmasked key gets weights 0.
-func (p *plan) softmaxWide(u unit, st []float32, rs, rows, n int, lim []int, live []bool, mx, sum []float32) {
-	negInf := float32(math.Inf(-1))
-	for r := range rs {
-		mx[r], sum[r] = 0, 1 // padding lanes: finite garbage
-	}
+// softmaxWide turns the scores st into weights with the ExactSoftmax
+// kernel, one lane per row in the scalar order (see kernels.Ops). With a
+// mask, the scaled and masked scores are formed here first and the kernel
+// scales by 1, which changes no bit.
+func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 []int32) {
+	clear(lim32)
 	for r := range rows {
-		mx[r], live[r] = negInf, false
-		mrow := p.maskRowOf(u, r)
-		m, lv := negInf, false
-		for j := range lim[r] {
-			x := p.scoreAt(st[j*rs+r], mrow, j)
-			st[j*rs+r] = x
-			if x > m {
-				m = x
-			}
-			if x != negInf {
-				lv = true
+		lim32[r] = int32(lim[r])
+	}
+	scale := p.scale
+	if p.mask != nil {
+		for r := range rows {
+			mrow := p.maskRowOf(u, r)
+			for j := range lim[r] {
+				st[j*rs+r] = p.scoreAt(st[j*rs+r], mrow, j)
 			}
 		}
-		for j := lim[r]; j < n; j++ {
-			st[j*rs+r] = negInf
-		}
-		mx[r], live[r] = m, lv
-		if !lv {
-			mx[r] = 0
-		}
+		scale = 1
 	}
-	if n == 0 {
-		return
+	if len(st) > 0 {
+		p.ops.ExactSoftmax(st, lim32, scale)
 	}
-	p.ops.ExactExp(st, st, mx)
-	for r := range rows {
-		sum[r] = 0
-	}
-	for j := range n {
-		s := st[j*rs : j*rs+rows]
-		for r, e := range s {
-			sum[r] += e
+}
+
+// rowScores sets s[j] to the score of query row q with key j of the rows
+// at k[off + j·ksJ] (Exact: ExactScores, raw; Fast: DotRows of the
+// pre-scaled query), on K as it is stored: binary16 K goes to the F16
+// kernels, which widen in registers.
+func (p *plan) rowScores(s, q []float32, k any, off int) {
+	switch k := k.(type) {
+	case []float32:
+		if p.mode == Exact {
+			p.ops.ExactScores(s, q, 1, k[off:], p.ksJ)
+		} else {
+			p.ops.DotRows(s, q, k[off:], p.ksJ)
 		}
-	}
-	p.ops.ExactDiv(st, sum)
-	for r := range rows {
-		from := lim[r]
-		if !live[r] {
-			from = 0
-		}
-		for j := from; j < n; j++ {
-			st[j*rs+r] = 0
+	case []quant.F16:
+		if p.mode == Exact {
+			p.ops.ExactScoresF16(s, q, 1, k[off:], p.ksJ)
+		} else {
+			p.ops.DotRowsF16(s, q, k[off:], p.ksJ)
 		}
 	}
 }
 
-// softmaxNarrow is softmaxWide row by row: each row's scores are gathered
-// into srow, where ExactExp and ExactDiv run with one lane per key.
-func (p *plan) softmaxNarrow(u unit, st []float32, rs, rows, n int, lim []int, srow, one []float32) {
-	negInf := float32(math.Inf(-1))
-	for r := range rows {
-		mrow := p.maskRowOf(u, r)
-		L := lim[r]
-		s := srow[:L]
-		m, live := negInf, false
-		for j := range s {
-			x := p.scoreAt(st[j*rs+r], mrow, j)
-			s[j] = x
-			if x > m {
-				m = x
-			}
-			if x != negInf {
-				live = true
-			}
-		}
-		if !live {
-			for j := range n {
-				st[j*rs+r] = 0
-			}
-			continue
-		}
-		one[0] = m
-		p.ops.ExactExp(s, s, one[:1])
-		var sum float32
-		for _, e := range s {
-			sum += e
-		}
-		one[0] = sum
-		p.ops.ExactDiv(s, one[:1])
-		for j, x := range s {
-			st[j*rs+r] = x
-		}
-		for j := L; j < n; j++ {
-			st[j*rs+r] = 0
-		}
+// rowWeighted adds Σ_j w[j]·v[off + j·ksJ, :] to o (ExactWeighted or its
+// F16 form).
+func (p *plan) rowWeighted(o, w []float32, v any, off int) {
+	switch v := v.(type) {
+	case []float32:
+		p.ops.ExactWeighted(o, len(o), w, 1, v[off:], p.ksJ)
+	case []quant.F16:
+		p.ops.ExactWeightedF16(o, len(o), w, 1, v[off:], p.ksJ)
 	}
 }
 
-// fastTile computes the rows of unit u in Fast mode, each row alone with
-// the kernels' float32 code: the scores of the pre-scaled query by DotRows
-// (a block of keys at a time, for every row), the mask, the max (Max),
-// exp(s − max) and its sum (ExpSum), the weighted sum of V by
-// ExactWeighted and a final Scale by 1/sum. A row's result depends only on
-// its inputs and the fixed key blocks, never on the tile, the unit or the
-// schedule.
-func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScratch) {
+// rowTile computes the rows of unit u one by one, one lane per key: used
+// by Fast for every tile and by Exact for tiles of fewer than
+// exactWideRows rows (decoding). Per block of keys and row: the scores
+// (Exact: ExactScores with one row, then scale and mask in the scalar
+// order; Fast: DotRows of the pre-scaled query, then the mask); per row
+// the softmax (Exact: max, ExactExp, the sum in key order, ExactDiv; Fast:
+// Max, then ExpSum); per block and row the weighted sum of V
+// (ExactWeighted), and for Fast a final Scale by 1/sum. A row's result
+// depends only on its inputs and the fixed key blocks, never on the tile,
+// the unit or the schedule.
+func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScratch) {
 	ops := &p.ops
+	exact := p.mode == Exact
 	hd, nk := p.sh.HeadDim, p.sh.SeqKV
 	lim, qo := sc.lim, sc.qo
 	rows, kv0, n := p.tileRowsOf(u, lim, qo)
@@ -308,26 +284,55 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScr
 	qs, f := f[:rows*hd], f[rows*hd:]
 	S, f := f[:rows*nk], f[rows*nk:]
 	o, f := f[:rows*hd], f[rows*hd:]
-	kvBuf := f[:kvBlock*hd]
+	ls := f[:rows]
 	negInf := float32(math.Inf(-1))
 
 	for r := range rows {
 		copy(qs[r*hd:(r+1)*hd], q[qo[r]:qo[r]+hd])
-		ops.Scale(p.scale, qs[r*hd:(r+1)*hd])
+		if !exact {
+			ops.Scale(p.scale, qs[r*hd:(r+1)*hd])
+		}
 	}
 	for j0 := 0; j0 < n; j0 += kvBlock {
 		j1 := min(j0+kvBlock, n)
-		kb, ld := kvRows(p, k, kv0+j0*p.ksJ, j1-j0, kvBuf)
 		for r := range rows {
 			if je := min(j1, lim[r]); je > j0 {
-				ops.DotRows(S[r*nk+j0:r*nk+je], qs[r*hd:(r+1)*hd], kb, ld)
+				p.rowScores(S[r*nk+j0:r*nk+je], qs[r*hd:(r+1)*hd], k, kv0+j0*p.ksJ)
 			}
 		}
 	}
-	ls := qs[:rows] // the query rows are no longer needed
 	for r := range rows {
 		s := S[r*nk : r*nk+lim[r]]
-		if mrow := p.maskRowOf(u, r); mrow != nil {
+		mrow := p.maskRowOf(u, r)
+		ls[r] = 0
+		if exact {
+			m, live := negInf, false
+			for j, x := range s {
+				x = p.scoreAt(x, mrow, j)
+				s[j] = x
+				if x > m {
+					m = x
+				}
+				if x != negInf {
+					live = true
+				}
+			}
+			if !live {
+				clear(s) // weights 0: the row stays zero
+				continue
+			}
+			one := o[r*hd : r*hd+1] // the row's output is still free
+			one[0] = m
+			ops.ExactExp(s, s, one)
+			var sum float32
+			for _, e := range s {
+				sum += e
+			}
+			one[0] = sum
+			ops.ExactDiv(s, one)
+			continue
+		}
+		if mrow != nil {
 			for j, m := range mrow[:len(s)] {
 				if m == negInf {
 					s[j] = negInf
@@ -336,7 +341,6 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScr
 				}
 			}
 		}
-		ls[r] = 0
 		if len(s) == 0 {
 			continue
 		}
@@ -358,22 +362,23 @@ func fastTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScr
 	clear(o)
 	for j0 := 0; j0 < n; j0 += kvBlock {
 		j1 := min(j0+kvBlock, n)
-		vb, ld := kvRows(p, v, kv0+j0*p.ksJ, j1-j0, kvBuf)
 		for r := range rows {
 			if je := min(j1, lim[r]); je > j0 {
-				ops.ExactWeighted(o[r*hd:(r+1)*hd], hd, S[r*nk+j0:r*nk+je], 1, vb, ld)
+				p.rowWeighted(o[r*hd:(r+1)*hd], S[r*nk+j0:r*nk+je], v, kv0+j0*p.ksJ)
 			}
 		}
 	}
 	for r := range rows {
 		or := o[r*hd : (r+1)*hd]
-		switch l := ls[r]; {
-		case l != l:
-			for d := range or {
-				or[d] = l
+		if !exact {
+			switch l := ls[r]; {
+			case l != l:
+				for d := range or {
+					or[d] = l
+				}
+			case l != 0:
+				ops.Scale(1/l, or)
 			}
-		case l != 0:
-			ops.Scale(1/l, or)
 		}
 		copy(out[qo[r]:qo[r]+hd], or)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
+	"github.com/corelane/corelane/sdpa"
 )
 
 // TestZeroAllocs: in the steady state (the second call on, with the same
@@ -33,6 +34,17 @@ func TestZeroAllocs(t *testing.T) {
 	}
 	ids := []int{3, 1, 4, 1, 5}
 	emb := make([]float32, len(ids)*cols)
+	// Attention: 8 heads on 2 K/V heads of 300 keys, 16 queries and 1.
+	ash := sdpa.Shape{Batch: 1, Heads: 8, KVHeads: 2, SeqQ: 16, SeqKV: 300, HeadDim: 64}
+	ash1 := ash
+	ash1.SeqQ = 1
+	n1 := 8 * 64
+	aq, aout := randVec(r, 8*16*64), make([]float32, 8*16*64)
+	ak, av := randVec(r, 2*300*64), randVec(r, 2*300*64)
+	akh, avh := make([]quant.F16, len(ak)), make([]quant.F16, len(av))
+	for i := range ak {
+		akh[i], avh[i] = quant.FromFloat32(ak[i]), quant.FromFloat32(av[i])
+	}
 	for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
 		b, err := New(WithSchedule(s))
 		if err != nil {
@@ -49,6 +61,27 @@ func TestZeroAllocs(t *testing.T) {
 			"Mul":     func() error { return ctx.Mul(out, act, x) },
 			"Scale":   func() error { return ctx.Scale(out, act, 0.5) },
 			"GetRows": func() error { return ctx.GetRows(emb, ws[quant.Q4K], ids) },
+			"Attention/exact/prefill": func() error {
+				return ctx.Attention(aout, aq, ak, av, ash, sdpa.Options{Causal: true})
+			},
+			"Attention/fast/prefill": func() error {
+				return ctx.Attention(aout, aq, ak, av, ash, sdpa.Options{Causal: true, Mode: sdpa.Fast})
+			},
+			"Attention/exact/decode": func() error {
+				return ctx.Attention(aout[:n1], aq[:n1], ak, av, ash1, sdpa.Options{Causal: true})
+			},
+			"Attention/fast/decode": func() error {
+				return ctx.Attention(aout[:n1], aq[:n1], ak, av, ash1, sdpa.Options{Causal: true, Mode: sdpa.Fast})
+			},
+			"AttentionF16/fast/decode": func() error {
+				return ctx.AttentionF16(aout[:n1], aq[:n1], akh, avh, ash1, sdpa.Options{Causal: true, Mode: sdpa.Fast})
+			},
+			"AttentionF16/exact/prefill": func() error {
+				return ctx.AttentionF16(aout, aq, akh, avh, ash, sdpa.Options{Causal: true})
+			},
+			"WriteKV": func() error {
+				return ctx.WriteKV(ak, av[:2*64], sdpa.KVWrite{Batch: 1, KVHeads: 2, HeadDim: 64, Capacity: 300, Pos: 7, Tokens: 1})
+			},
 			"MatMulShared": func() error {
 				d := [2][]float32{dst, dst2}
 				m := [2]Matrix{ws[quant.Q4K], ws[quant.Q6K]}

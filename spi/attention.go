@@ -16,8 +16,8 @@ import (
 // sdpa.Exact (the default) is bit-identical under every schedule, kernel
 // variant and machine; sdpa.Fast uses the kernels' reassociated float32
 // code and is tolerance-tested against Exact, but is itself bit-identical
-// under every schedule. The units of work are the (batch, head) pairs
-// (and, in Fast decode, fixed key chunks).
+// under every schedule. The units of work are tiles of the query rows that
+// share a K/V head, so the parallel dimensions are batch and heads.
 //
 // Errors wrap ErrShape (sdpa.ErrShape is the same sentinel), sdpa.ErrOption
 // or sdpa.ErrOverlap and name the argument at fault. The trace event is

@@ -99,9 +99,10 @@ func TestAttentionUsesBackendKernels(t *testing.T) {
 			t.Errorf("%+v: Exact differs between generic and the best variant", sh)
 		}
 		// The float32 kernels of every SIMD variant reassociate, so pinned
-		// generic must give other bits than the default; if it did not,
-		// the pin would not be reaching Fast attention.
-		if r := results["fast"]; r[1] != nil && sameBits(r[0], r[1]) {
+		// generic must give other bits than the default in Fast decoding
+		// (row by row on those kernels); if it did not, the pin would not
+		// be reaching Fast attention.
+		if r := results["fast"]; sh.SeqQ == 1 && r[1] != nil && sameBits(r[0], r[1]) {
 			t.Errorf("%+v: Fast gives the same bits pinned to generic and to the best variant: WithKernels does not reach it", sh)
 		}
 	}

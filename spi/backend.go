@@ -11,7 +11,8 @@
 //     sdpa.Fast mode, which is tolerance-tested against Exact but is itself
 //     bit-identical across schedules.
 //   - Quantized MatVec/MatMul return the same bits under every kernel
-//     variant and ISA (the kernels' fixed float order).
+//     variant and ISA (the kernels' fixed float order); F32 and F16 weights
+//     do too on a context WithExactFloat(true).
 //   - A request that cannot be honoured in full is honoured as far as
 //     possible and reported as a sched.Downgraded event to the trace sink —
 //     never silently: the default schedule's own downgrades (a pool started

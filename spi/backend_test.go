@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corelane/corelane/internal/testexec"
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
@@ -36,7 +37,7 @@ func TestNewReportsBadKernelsSetting(t *testing.T) {
 		}
 		os.Exit(1)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestNewReportsBadKernelsSetting$", "-test.count=1")
+	cmd := testexec.Self("-test.run=^TestNewReportsBadKernelsSetting$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "CORELANE_SPI_CHILD=1", "CORELANE_KERNELS=no-such-variant")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.Error

@@ -15,6 +15,9 @@ type Context struct {
 	s     sched.Schedule    // what the ops run on: shown, through sched.Traced when the backend has a sink
 	shown sched.Schedule    // what Schedule returns
 	hints map[string]string // op -> dimension to split
+
+	exact  bool // F32/F16 weight products in one scalar order (WithExactFloat)
+	f16act bool // F16 weights multiply binary16-rounded activations (WithF16Activations)
 }
 
 // Backend returns the context's backend.
@@ -95,6 +98,7 @@ var parallelDims = map[string][]string{
 	"Attention": {"batch", "heads"},
 	"RMSNorm":   {"rows"},
 	"RoPE":      {"tokens"},
+	"RoPEWith":  {"tokens"},
 	"Softmax":   {"rows"},
 	"SiLU":      {"elements"},
 	"SwiGLU":    {"elements"},

@@ -44,6 +44,9 @@ type layerJob struct {
 	eps, alpha, base float32
 	pos              []int
 	neox             bool
+	rot              int       // RoPE: the dimensions rotated per head (0: all)
+	freqScale        float64   // RoPE: angle factor (0: 1)
+	freqFactors      []float32 // RoPE: per-pair angle divisors (nil: none)
 	table            Matrix
 	rowBytes         int
 	ids              []int
@@ -175,12 +178,22 @@ func (c Context) RoPE(x []float32, tokens, heads, headDim int, pos []int, base f
 
 func (j *layerJob) rope(start, end int) {
 	x, heads, headDim, pos, base, neox := j.x, j.heads, j.dim, j.pos, j.base, j.neox
-	half := headDim / 2
+	rot := headDim
+	if j.rot != 0 {
+		rot = j.rot // RoPEWith: the first rot dimensions of each head
+	}
+	half := rot / 2
 	cs, b := scratch.Float32s(2 * half)
 	defer b.Release()
 	for t := start; t < end; t++ {
 		for i := 0; i < half; i++ {
-			theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(headDim))
+			theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(rot))
+			if j.freqFactors != nil {
+				theta /= float64(j.freqFactors[i])
+			}
+			if j.freqScale != 0 {
+				theta *= j.freqScale
+			}
 			cs[2*i], cs[2*i+1] = float32(math.Cos(theta)), float32(math.Sin(theta))
 		}
 		for h := 0; h < heads; h++ {

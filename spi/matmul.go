@@ -119,14 +119,21 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 	}
 	c.traceOp(op)
 	var acts [3]activations // Q8_K, Q8_0, Q8_1: each quantized on first use
+	xh, hb := c.f16Input(ws, x)
 	defer func() {
 		for i := range acts {
 			acts[i].release()
+		}
+		if hb != nil {
+			hb.Release()
 		}
 	}()
 	for i, w := range ws {
 		p := productPool.Get().(*product)
 		p.c, p.w, p.dst, p.x, p.n = c, w, dst[i], x, n
+		if w.Type == quant.FP16 {
+			p.x = xh
+		}
 		if at := quant.ActivationType(w.Type); at != quant.F32 {
 			a := &acts[actIndex(at)]
 			if a.buf == nil {
@@ -290,6 +297,10 @@ func rowsOf[W, X any](p *product, start, end int,
 // DotF32: one call per output element over a whole row, so the result does
 // not depend on the schedule (DotF32's order depends only on the length).
 func (p *product) float(start, end int) {
+	if p.c.exact {
+		p.floatExact(start, end)
+		return
+	}
 	dot := p.c.b.ops.DotF32
 	rows, cols := p.w.Rows, p.w.Cols
 	var wf []float32

@@ -10,6 +10,7 @@ import (
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
+	"github.com/corelane/corelane/sdpa"
 )
 
 func randVec(r *rand.Rand, n int) []float32 {
@@ -148,6 +149,10 @@ func TestErrors(t *testing.T) {
 		{"Scale", ctx.Scale(make([]float32, 2), make([]float32, 3), 1), "Scale"},
 		{"GetRows id", ctx.GetRows(make([]float32, 256), w, []int{4}), "ids[0] = 4"},
 		{"GetRows dst", ctx.GetRows(make([]float32, 255), w, []int{1}), "len(dst) = 255"},
+		{"Attention q", ctx.Attention(make([]float32, 64), make([]float32, 63), make([]float32, 64), make([]float32, 64),
+			sdpa.Shape{Batch: 1, Heads: 1, KVHeads: 1, SeqQ: 1, SeqKV: 1, HeadDim: 64}, sdpa.Options{}), "Attention"},
+		{"Attention heads", ctx.Attention(make([]float32, 192), make([]float32, 192), make([]float32, 128), make([]float32, 128),
+			sdpa.Shape{Batch: 1, Heads: 3, KVHeads: 2, SeqQ: 1, SeqKV: 1, HeadDim: 64}, sdpa.Options{}), "Attention"},
 	}
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {

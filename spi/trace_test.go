@@ -3,11 +3,11 @@ package spi
 import (
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/corelane/corelane/internal/testexec"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 )
@@ -100,7 +100,7 @@ func TestTraceHardwareGOMAXPROCS1(t *testing.T) {
 		t.Logf("%d downgrades: %v", len(want), want)
 		return
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTraceHardwareGOMAXPROCS1$", "-test.v", "-test.count=1")
+	cmd := testexec.Self("-test.run=^TestTraceHardwareGOMAXPROCS1$", "-test.v", "-test.count=1")
 	cmd.Env = append(os.Environ(), "SPI_TEST_CHILD=1", "GOMAXPROCS=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -1,7 +1,12 @@
 // Command corelane shows what corelane does on this machine.
 //
+//	corelane run -model FILE [-prompt TEXT] [-n N]
+//	                          run a llama GGUF file: text (or -ids) as it is
+//	                          generated, tok/s on stderr
 //	corelane profile [flags]  a Llama-shaped decoder on corelane ops: time per
 //	                          part, tok/s, and a bit-identity check across schedules
+//	corelane tokenize -model FILE -text TEXT [-bos]
+//	                          the token ids of TEXT in the model's vocabulary
 //	corelane info [-json]     CPU, features, topology, affinity and the kernel table
 //
 // CORELANE_KERNELS=name forces a kernel variant; an unknown or unsupported
@@ -24,10 +29,19 @@ import (
 const usage = `usage: corelane <command> [flags]
 
 commands:
-  profile [flags] run a Llama-shaped decoder (random Q4_K_M weights) under the
-                  sequential and hardware schedules and both attention modes;
-                  print where the time goes and check the logits are
-                  bit-identical across schedules (-h for flags)
+  run -model FILE [-prompt TEXT] [-n N] [flags]
+                  run a llama GGUF file: generate N tokens after the prompt,
+                  streamed as text (or -ids), with tok/s on stderr (-h for
+                  flags: sampling, -threads, -kernels, -attention, -kv,
+                  -logits, -force)
+  profile [flags] run a Llama-shaped decoder (random Q4_K_M weights, or
+                  -model FILE) under the sequential and hardware schedules
+                  and both attention modes; print where the time goes, the
+                  roofline, and check the logits are bit-identical across
+                  schedules (-h for flags)
+  tokenize -model FILE -text TEXT [-bos]
+                  print TEXT's token ids in FILE's vocabulary, as llama.cpp
+                  tokenizes it (BOS first only with -bos)
   info [-json]    CPU, features, cores, affinity and the kernel table
 `
 
@@ -51,11 +65,18 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 		return profile(args[1:], out)
+	case "tokenize":
+		return tokenize(args[1:], out)
+	case "run":
+		if err := kernels.InitErr(); err != nil {
+			return err
+		}
+		return runCmd(args[1:], out, os.Stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(out, usage)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q (want profile or info)", args[0])
+	return fmt.Errorf("unknown command %q (want run, profile, tokenize or info)", args[0])
 }
 
 // infoReport is what `corelane info` prints.

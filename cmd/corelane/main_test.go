@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/corelane/corelane/quant"
 )
 
 func TestInfo(t *testing.T) {
@@ -47,6 +51,86 @@ func TestProfileTiny(t *testing.T) {
 func TestBadArgs(t *testing.T) {
 	var out bytes.Buffer
 	for _, args := range [][]string{{}, {"frobnicate"}, {"profile", "-preset", "nope"}, {"profile", "-prefill", "0"}} {
+		if err := run(args, &out); err == nil {
+			t.Errorf("corelane %v: no error", args)
+		}
+	}
+}
+
+// TestMoreBits: llama.cpp's Q4_K_M rule gives attn_v/ffn_down Q6_K in
+// layers 0, 1, 4, 7, 10, 13, 14 and 15 of a 16-layer model.
+func TestMoreBits(t *testing.T) {
+	var got []int
+	for l := 0; l < 16; l++ {
+		if vdType(mixQ4KM, l, 16) == quant.Q6K {
+			got = append(got, l)
+		}
+		if vdType(mixPeer, l, 16) != quant.Q6K {
+			t.Errorf("mix peer, layer %d: not Q6_K", l)
+		}
+	}
+	if fmt.Sprint(got) != "[0 1 4 7 10 13 14 15]" {
+		t.Errorf("Q6_K layers of 16 = %v, want [0 1 4 7 10 13 14 15]", got)
+	}
+}
+
+// TestProfileBenchfmt: with -benchfmt every line is a benchmark result in
+// the peer harness's format or a # comment, one line per (schedule, mode,
+// phase).
+func TestProfileBenchfmt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profile runs a small model")
+	}
+	var out bytes.Buffer
+	if err := run([]string{"profile", "-preset", "tiny", "-layers", "1", "-prefill", "3", "-decode", "2", "-quiet", "-benchfmt", "-kv", "f16"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	re := regexp.MustCompile(`^BenchmarkPeerDecoder/model=tiny/phase=(prefill/tokens=3|decode/tokens=2)/threads=[12]/kv=f16/impl=corelane-([a-z0-9]+-)?(exact|fast)(-\d+)?\t1\t\d+ ns/op\t[0-9.]+ tok/s$`)
+	n := 0
+	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "# "):
+		case re.MatchString(line):
+			n++
+		default:
+			t.Errorf("line is neither a benchmark result nor a comment: %q", line)
+		}
+	}
+	if n != 8 {
+		t.Errorf("%d benchmark lines, want 8 (2 schedules × 2 modes × 2 phases):\n%s", n, out.String())
+	}
+}
+
+// TestProfileModel: profile -model runs a real file through the same
+// table, bit-identity check and roofline as the random presets, and
+// names it in the -benchfmt lines.
+func TestProfileModel(t *testing.T) {
+	var out bytes.Buffer
+	if err := run([]string{"profile", "-model", stories, "-prefill", "4", "-decode", "2", "-quiet"}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	s := out.String()
+	for _, want := range []string{"dim 64, 5 layers, 8 heads (4 kv, head size 8), ffn 172, vocab 512; weights f32 ×37", "decode tok/s", "roofline: 1.0 MB of weights per token"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("profile -model output lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "bit-identical") != 2 {
+		t.Errorf("profile -model: want both modes bit-identical across schedules:\n%s", s)
+	}
+	out.Reset()
+	if err := run([]string{"profile", "-model", stories, "-prefill", "3", "-decode", "2", "-quiet", "-benchfmt", "-attention", "fast"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^BenchmarkPeerDecoder/model=stories260K-f32/phase=(prefill/tokens=3|decode/tokens=2)/threads=[12]/kv=f32/impl=corelane-([a-z0-9]+-)?fast(-\d+)?\t1\t\d+ ns/op\t[0-9.]+ tok/s$`)
+	if n := len(re.FindAllString(out.String(), -1)); n != 4 {
+		t.Errorf("%d benchmark lines, want 4:\n%s", n, out.String())
+	}
+	for _, args := range [][]string{
+		{"profile", "-model", stories, "-preset", "tiny"},
+		{"profile", "-model", stories, "-layers", "2"},
+		{"profile", "-model", "no-such.gguf"},
+	} {
 		if err := run(args, &out); err == nil {
 			t.Errorf("corelane %v: no error", args)
 		}

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/corelane/corelane/engine/llama"
+	"github.com/corelane/corelane/gguf"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
-	"github.com/corelane/corelane/spi"
 )
 
 // modelShape is a Llama-family decoder's hyper-parameters.
@@ -44,78 +46,118 @@ func (m modelShape) validate() error {
 	return nil
 }
 
-type layerWeights struct {
-	attnNorm, ffnNorm []float32
-	wq, wk, wv, wo    spi.Matrix
-	wGate, wUp, wDown spi.Matrix
+// The weight mixes newModel can make. Both are Q4_K with a Q6_K output
+// layer; they differ in attn_v and ffn_down.
+const (
+	// mixQ4KM is llama.cpp's Q4_K_M: attn_v and ffn_down are Q6_K only in
+	// the layers its "more bits" rule picks (the first and last eighth of
+	// the layers, and every third layer between), Q4_K elsewhere — for 16
+	// layers, 0, 1, 4, 7, 10, 13, 14 and 15.
+	mixQ4KM = "q4_k_m"
+	// mixPeer is the model of the peer harness's ggml decoder: attn_v and
+	// ffn_down Q6_K in every layer.
+	mixPeer = "peer"
+)
+
+// moreBits is llama.cpp's rule for the layers of a Q4_K_M file whose
+// attn_v and ffn_down get Q6_K.
+func moreBits(layer, layers int) bool {
+	return layer < layers/8 || layer >= 7*layers/8 || (layer-layers/8)%3 == 2
 }
 
-type weights struct {
-	embed      spi.Matrix
-	layers     []layerWeights
-	outputNorm []float32
-	output     spi.Matrix
+// vdType returns the type of attn_v and ffn_down in layer l.
+func vdType(mix string, l, layers int) quant.Type {
+	if mix == mixPeer || moreBits(l, layers) {
+		return quant.Q6K
+	}
+	return quant.Q4K
 }
 
-// newWeights makes random weights quantized as a Q4_K_M file would be:
-// Q4_K, with Q6_K for attn_v, ffn_down and the output layer.
-func newWeights(m modelShape, seed uint64, progress func(string)) (*weights, error) {
+// config is the shape as a llama.Config (a context of ctx positions).
+func (m modelShape) config(ctx int) llama.Config {
+	return llama.Config{Dim: m.Dim, Layers: m.Layers, Heads: m.Heads, KVHeads: m.KVHeads, HeadDim: m.headDim(),
+		FFN: m.FFN, Vocab: m.Vocab, ContextLength: ctx, NormEps: m.NormEps, RoPEDims: m.headDim(), RoPEBase: m.RopeBase, RoPEScale: 1}
+}
+
+// tensorType is the type of a weight of a random model under mix: Q4_K,
+// with Q6_K for the output layer and for attn_v and ffn_down where vdType
+// says.
+func tensorType(mix, name string, layers int) quant.Type {
+	if name == "output.weight" {
+		return quant.Q6K
+	}
+	var l int
+	var part string
+	if _, err := fmt.Sscanf(name, "blk.%d.%s", &l, &part); err == nil && (part == "attn_v.weight" || part == "ffn_down.weight") {
+		return vdType(mix, l, layers)
+	}
+	return quant.Q4K
+}
+
+// newModel makes a random model quantized as a Q4_K_M file would be (mix
+// says which rule; see tensorType) and loads it with package llama, as a
+// file on disk would be: the GGUF is built in memory (llama.Schema,
+// gguf.Encode with zero data, gguf.Parse), then each tensor's data is
+// written in place with random values, quantized. ctx is the context the
+// metadata states.
+func newModel(m modelShape, mix string, seed uint64, ctx int, progress func(string)) (*llama.Model, error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
-	mat := func(t quant.Type, rows, cols int, scale float64) (spi.Matrix, error) {
-		vals := make([]float32, rows*cols)
-		for i := range vals {
-			vals[i] = float32(r.NormFloat64() * scale)
+	kv, ts := llama.Schema(m.config(ctx))
+	largest := int64(0)
+	for i := range ts {
+		t := &ts[i]
+		if len(t.Dims) == 2 {
+			t.Type = tensorType(mix, t.Name, m.Layers)
 		}
-		rb, err := quant.RowSize(t, cols)
-		if err != nil {
-			return spi.Matrix{}, err
-		}
-		data := make([]byte, rows*rb)
-		// Rows quantize independently: spread them over the cores.
-		err = sched.TryRange(sched.Hardware(), rows, 16, func(start, end int) error {
-			return quant.QuantizeRows(t, data[start*rb:end*rb], vals[start*cols:end*cols], cols)
-		})
-		if err != nil {
-			return spi.Matrix{}, err
-		}
-		return spi.Matrix{Type: t, Rows: rows, Cols: cols, Data: data}, nil
+		largest = max(largest, t.Bytes())
 	}
-	ones := func(n int) []float32 {
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = 1 + float32(r.NormFloat64()*0.05)
-		}
-		return v
+	zeros := make([]byte, largest)
+	var total int64
+	for i := range ts {
+		ts[i].Data = zeros[:ts[i].Bytes()]
+		total += ts[i].Bytes() + 32
 	}
-	w := &weights{outputNorm: ones(m.Dim)}
-	var err error
-	ws := 1 / float64(m.Dim) // keeps activations O(1) through the layers
-	progress("embedding")
-	if w.embed, err = mat(quant.Q4K, m.Vocab, m.Dim, 1); err != nil {
+	var buf bytes.Buffer
+	buf.Grow(int(total) + 1<<20)
+	if err := gguf.Encode(&buf, &gguf.File{KV: kv, Tensors: ts}); err != nil {
 		return nil, err
 	}
-	for l := 0; l < m.Layers; l++ {
-		progress(fmt.Sprintf("layer %d/%d", l+1, m.Layers))
-		var lw layerWeights
-		lw.attnNorm, lw.ffnNorm = ones(m.Dim), ones(m.Dim)
-		for _, p := range []struct {
-			dst        *spi.Matrix
-			t          quant.Type
-			rows, cols int
-		}{
-			{&lw.wq, quant.Q4K, m.Dim, m.Dim}, {&lw.wk, quant.Q4K, m.kvDim(), m.Dim}, {&lw.wv, quant.Q6K, m.kvDim(), m.Dim},
-			{&lw.wo, quant.Q4K, m.Dim, m.Dim}, {&lw.wGate, quant.Q4K, m.FFN, m.Dim}, {&lw.wUp, quant.Q4K, m.FFN, m.Dim},
-			{&lw.wDown, quant.Q6K, m.Dim, m.FFN},
-		} {
-			if *p.dst, err = mat(p.t, p.rows, p.cols, ws*8); err != nil {
-				return nil, err
+	f, err := gguf.Parse(buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	ws := 8 / float64(m.Dim) // keeps activations O(1) through the layers
+	for i := range f.Tensors {
+		t := &f.Tensors[i]
+		progress(fmt.Sprintf("%s (%d/%d)", t.Name, i+1, len(f.Tensors)))
+		cols, rows := int(t.Dims[0]), int(t.Rows())
+		vals := make([]float32, rows*cols)
+		switch {
+		case len(t.Dims) == 1: // a norm
+			for j := range vals {
+				vals[j] = 1 + float32(r.NormFloat64()*0.05)
+			}
+		case t.Name == "token_embd.weight":
+			for j := range vals {
+				vals[j] = float32(r.NormFloat64())
+			}
+		default:
+			for j := range vals {
+				vals[j] = float32(r.NormFloat64() * ws)
 			}
 		}
-		w.layers = append(w.layers, lw)
+		rb, err := quant.RowSize(t.Type, cols)
+		if err != nil {
+			return nil, err
+		}
+		// t.Data is a view of buf: the tensor's bytes are written in
+		// place. Rows quantize independently: spread them over the cores.
+		err = sched.TryRange(sched.Hardware(), rows, 16, func(start, end int) error {
+			return quant.QuantizeRows(t.Type, t.Data[start*rb:end*rb], vals[start*cols:end*cols], cols)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Name, err)
+		}
 	}
-	progress("output")
-	if w.output, err = mat(quant.Q6K, m.Vocab, m.Dim, ws*8); err != nil {
-		return nil, err
-	}
-	return w, nil
+	return llama.Load(f)
 }

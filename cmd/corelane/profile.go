@@ -9,152 +9,41 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/corelane/corelane/engine/llama"
+	"github.com/corelane/corelane/gguf"
 	"github.com/corelane/corelane/kernels"
+	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 	"github.com/corelane/corelane/sdpa"
 	"github.com/corelane/corelane/spi"
 )
 
-// timers splits a run's wall time into attention, matmuls and the rest.
-type timers struct{ attn, matmul, other time.Duration }
-
-func (t *timers) add(d *time.Duration, f func() error) error {
-	start := time.Now()
-	err := f()
-	*d += time.Since(start)
-	return err
-}
-
-// decoder runs the model on one context with a KV cache that each step
-// writes in place: k and v are [layers][KVHeads, maxSeq, headDim] and a new
-// token's rows go straight to their position; attention reads the first
-// SeqKV rows of each head through sdpa.Options.KVCapacity.
-type decoder struct {
-	m      modelShape
-	w      *weights
-	ctx    spi.Context
-	mode   sdpa.Mode
-	maxSeq int
-	kc, vc [][]float32
-	t      timers
-}
-
-func newDecoder(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, maxSeq int) *decoder {
-	d := &decoder{m: m, w: w, ctx: ctx, mode: mode, maxSeq: maxSeq}
-	for l := 0; l < m.Layers; l++ {
-		d.kc = append(d.kc, make([]float32, m.KVHeads*maxSeq*m.headDim()))
-		d.vc = append(d.vc, make([]float32, m.KVHeads*maxSeq*m.headDim()))
-	}
-	return d
-}
-
-// forward runs tokens at positions pos0.. and returns the logits of the
-// last token ([Vocab]).
-func (d *decoder) forward(tokens []int, pos0 int) ([]float32, error) {
-	m, c, T := d.m, d.ctx, len(tokens)
-	hd, kvd := m.headDim(), m.kvDim()
-	if pos0+T > d.maxSeq {
-		return nil, fmt.Errorf("sequence of %d tokens exceeds the cache of %d", pos0+T, d.maxSeq)
-	}
-	x := make([]float32, T*m.Dim)
-	h := make([]float32, T*m.Dim)
-	q := make([]float32, T*m.Dim)
-	k := make([]float32, T*kvd)
-	v := make([]float32, T*kvd)
-	att := make([]float32, T*m.Dim)
-	gate := make([]float32, T*m.FFN)
-	up := make([]float32, T*m.FFN)
-	pos := make([]int, T)
-	for i := range pos {
-		pos[i] = pos0 + i
-	}
-	t := &d.t
-	mm := func(dst []float32, w spi.Matrix, src []float32) error {
-		return t.add(&t.matmul, func() error { return c.MatMul(dst, w, src, T) })
-	}
-	other := func(f func() error) error { return t.add(&t.other, f) }
-	if err := other(func() error { return c.GetRows(x, d.w.embed, tokens) }); err != nil {
-		return nil, err
-	}
-	for l, lw := range d.w.layers {
-		err := errors.Join(
-			other(func() error { return c.RMSNorm(h, x, lw.attnNorm, T, m.Dim, m.NormEps) }),
-			mm(q, lw.wq, h), mm(k, lw.wk, h), mm(v, lw.wv, h),
-			other(func() error {
-				return errors.Join(c.RoPE(q, T, m.Heads, hd, pos, m.RopeBase, false), c.RoPE(k, T, m.KVHeads, hd, pos, m.RopeBase, false))
-			}),
-		)
-		if err != nil {
-			return nil, err
-		}
-		err = t.add(&t.attn, func() error {
-			// Write the new K/V rows in place; q and att stay [T, Heads, hd]
-			// (sdpa.TokensFirst), as MatMul gives them.
-			for tok := 0; tok < T; tok++ {
-				for g := 0; g < m.KVHeads; g++ {
-					dst := (g*d.maxSeq + pos0 + tok) * hd
-					copy(d.kc[l][dst:dst+hd], k[(tok*m.KVHeads+g)*hd:])
-					copy(d.vc[l][dst:dst+hd], v[(tok*m.KVHeads+g)*hd:])
-				}
-			}
-			shape := sdpa.Shape{Batch: 1, Heads: m.Heads, KVHeads: m.KVHeads, SeqQ: T, SeqKV: pos0 + T, HeadDim: hd}
-			return c.Attention(att, q, d.kc[l], d.vc[l], shape, sdpa.Options{Causal: true, Mode: d.mode, KVCapacity: d.maxSeq, Layout: sdpa.TokensFirst})
-		})
-		if err != nil {
-			return nil, err
-		}
-		err = errors.Join(
-			mm(h, lw.wo, att),
-			other(func() error { return c.Add(x, x, h) }),
-			other(func() error { return c.RMSNorm(h, x, lw.ffnNorm, T, m.Dim, m.NormEps) }),
-			mm(gate, lw.wGate, h), mm(up, lw.wUp, h),
-			other(func() error { return c.SwiGLU(gate, gate, up) }),
-			mm(h, lw.wDown, gate),
-			other(func() error { return c.Add(x, x, h) }),
-		)
-		if err != nil {
-			return nil, err
-		}
-	}
-	last := x[(T-1)*m.Dim:]
-	hl := make([]float32, m.Dim)
-	logits := make([]float32, m.Vocab)
-	err := errors.Join(
-		other(func() error { return c.RMSNorm(hl, last, d.w.outputNorm, 1, m.Dim, m.NormEps) }),
-		t.add(&t.matmul, func() error { return c.MatVec(logits, d.w.output, hl) }),
-	)
-	return logits, err
-}
-
-func argmax(x []float32) int {
-	best := 0
-	for i, v := range x {
-		if v > x[best] {
-			best = i
-		}
-	}
-	return best
-}
-
 // runResult is one (schedule, mode) row of the profile table.
 type runResult struct {
 	sched, mode       string
-	t                 timers
+	threads           int // 1 for sched.Sequential, the pool's workers otherwise
+	t                 llama.Timings
 	prefill, decode   time.Duration
 	prefillN, decodeN int
 	hash              uint64 // of every logit of every step, bit for bit
 	tokens            []int
 }
 
-func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, prompt []int, steps int, progress func(string)) (runResult, error) {
-	d := newDecoder(m, w, ctx, mode, len(prompt)+steps)
-	res := runResult{sched: ctx.Schedule().Name(), mode: mode.String(), prefillN: len(prompt), decodeN: steps}
+// profileRun prefills prompt and decodes steps greedy tokens on a new
+// session of m (a KV cache of exactly that many positions).
+func profileRun(m *llama.Model, ctx spi.Context, mode sdpa.Mode, kv quant.Type, prompt []int, steps int, progress func(string)) (runResult, error) {
+	res := runResult{sched: ctx.Schedule().Name(), threads: ctx.Schedule().Parallelism(), mode: mode.String(), prefillN: len(prompt), decodeN: steps}
+	s, err := m.NewSession(ctx, llama.Options{Mode: mode, KV: kv, Context: len(prompt) + steps, Timings: true})
+	if err != nil {
+		return res, err
+	}
 	h := fnv.New64a()
 	hashLogits := func(l []float32) {
 		var b [4]byte
@@ -166,25 +55,30 @@ func profileRun(m modelShape, w *weights, ctx spi.Context, mode sdpa.Mode, promp
 	}
 	progress(fmt.Sprintf("prefill %d tokens", len(prompt)))
 	start := time.Now()
-	logits, err := d.forward(prompt, 0)
+	logits, err := s.Forward(prompt, false)
 	if err != nil {
 		return res, err
 	}
 	res.prefill = time.Since(start)
 	hashLogits(logits)
-	next := argmax(logits)
+	next, err := spi.Argmax(logits)
+	if err != nil {
+		return res, err
+	}
 	start = time.Now()
-	for s := 0; s < steps; s++ {
-		progress(fmt.Sprintf("decode %d/%d", s+1, steps))
+	for i := 0; i < steps; i++ {
+		progress(fmt.Sprintf("decode %d/%d", i+1, steps))
 		res.tokens = append(res.tokens, next)
-		if logits, err = d.forward([]int{next}, len(prompt)+s); err != nil {
+		if logits, err = s.Forward([]int{next}, false); err != nil {
 			return res, err
 		}
 		hashLogits(logits)
-		next = argmax(logits)
+		if next, err = spi.Argmax(logits); err != nil {
+			return res, err
+		}
 	}
 	res.decode = time.Since(start)
-	res.t = d.t
+	res.t = s.Timings()
 	res.hash = h.Sum64()
 	return res, nil
 }
@@ -199,12 +93,59 @@ func profile(args []string, out io.Writer) error {
 	vocab := fs.Int("vocab", 0, "override the preset's vocabulary size")
 	seed := fs.Uint64("seed", 1, "seed of the random weights and prompt")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	defMix := mixQ4KM
+	if e := os.Getenv("CORELANE_PROFILE_MIX"); e != "" {
+		defMix = e
+	}
+	mix := fs.String("mix", defMix, "weight types: "+mixQ4KM+" (llama.cpp's Q4_K_M rule for attn_v/ffn_down) or "+mixPeer+
+		" (Q6_K attn_v/ffn_down in every layer, the peer harness's ggml model); default from CORELANE_PROFILE_MIX")
+	kv := fs.String("kv", "f32", "KV cache type: f32 or f16")
+	benchfmt := fs.Bool("benchfmt", false, "print the results as Go benchmark lines (BenchmarkPeerDecoder/model=…/phase=…), the rest as # comments")
+	modes := fs.String("attention", "exact,fast", "attention modes to run, comma-separated: exact, fast")
+	file := fs.String("model", "", "profile this llama GGUF `file` instead of a random model (-preset, -layers, -vocab and -mix then do not apply)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("profile: unexpected arguments %q", fs.Args())
+	}
+	if *file != "" {
+		var random []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "preset", "layers", "vocab", "mix":
+				random = append(random, "-"+f.Name)
+			}
+		})
+		if len(random) > 0 {
+			return fmt.Errorf("profile: %s shape random models; -model %s has its own", strings.Join(random, ", "), *file)
+		}
 	}
 	m, ok := presets[*preset]
 	if !ok {
 		return fmt.Errorf("unknown preset %q (have: %s)", *preset, strings.Join(presetNames(), ", "))
+	}
+	if *mix != mixQ4KM && *mix != mixPeer {
+		return fmt.Errorf("unknown -mix %q (want %s or %s)", *mix, mixQ4KM, mixPeer)
+	}
+	var kvType quant.Type
+	switch *kv {
+	case "f32":
+	case "f16":
+		kvType = quant.FP16
+	default:
+		return fmt.Errorf("unknown -kv %q (want f32 or f16)", *kv)
+	}
+	var attModes []sdpa.Mode
+	for _, s := range strings.Split(*modes, ",") {
+		switch strings.TrimSpace(s) {
+		case "exact":
+			attModes = append(attModes, sdpa.Exact)
+		case "fast":
+			attModes = append(attModes, sdpa.Fast)
+		default:
+			return fmt.Errorf("unknown -attention mode %q (want exact, fast)", s)
+		}
 	}
 	if *layers > 0 {
 		m.Layers = *layers
@@ -212,11 +153,19 @@ func profile(args []string, out io.Writer) error {
 	if *vocab > 0 {
 		m.Vocab = *vocab
 	}
-	if err := m.validate(); err != nil {
-		return err
+	if *file == "" {
+		if err := m.validate(); err != nil {
+			return err
+		}
 	}
 	if *prefill < 1 || *decode < 0 {
 		return fmt.Errorf("-prefill must be ≥ 1 and -decode ≥ 0 (got %d, %d)", *prefill, *decode)
+	}
+	// With -benchfmt every line that is not a benchmark result is a
+	// comment, so a benchmark reader can take the output as it is.
+	info := out
+	if *benchfmt {
+		info = &commentWriter{w: out}
 	}
 	progress := func(s string) {
 		if !*quiet {
@@ -224,15 +173,34 @@ func profile(args []string, out io.Writer) error {
 		}
 	}
 	defer progress("")
-	fmt.Fprintf(out, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; Q4_K with Q6_K for attn_v, ffn_down, output\n",
-		m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab)
-	w, err := newWeights(m, *seed, func(s string) { progress("quantizing weights: " + s) })
-	if err != nil {
-		return err
+	var model *llama.Model
+	name := m.Name
+	if *file != "" {
+		var err error
+		if model, err = llama.Open(*file); err != nil {
+			if !strings.Contains(err.Error(), *file) {
+				err = fmt.Errorf("%s: %w", *file, err)
+			}
+			return err
+		}
+		defer model.Close()
+		name = strings.TrimSuffix(filepath.Base(*file), ".gguf")
+		c := model.Config
+		fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv, head size %d), ffn %d, vocab %d; weights %s, %.1f MB; kv cache %s\n",
+			*file, c.Dim, c.Layers, c.Heads, c.KVHeads, c.HeadDim, c.FFN, c.Vocab, typeCounts(model.Types()), float64(model.WeightBytes())/1e6, *kv)
+		model.PageIn(func(done, total int64) { progress(fmt.Sprintf("reading the weights: %d%%", 100*done/total)) })
+	} else {
+		fmt.Fprintf(info, "model %s: dim %d, %d layers, %d heads (%d kv), ffn %d, vocab %d; mix %s: %s; kv cache %s\n",
+			m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab, *mix, mixDescription(*mix, m.Layers), *kv)
+		var err error
+		model, err = newModel(m, *mix, *seed, *prefill+*decode, func(s string) { progress("quantizing weights: " + s) })
+		if err != nil {
+			return err
+		}
 	}
 	prompt := make([]int, *prefill)
 	for i := range prompt {
-		prompt[i] = int((uint64(i)*2654435761 + *seed) % uint64(m.Vocab))
+		prompt[i] = int((uint64(i)*2654435761 + *seed) % uint64(model.Config.Vocab))
 	}
 	b, err := spi.New()
 	if err != nil {
@@ -240,15 +208,15 @@ func profile(args []string, out io.Writer) error {
 	}
 	// Warm up (page in the weights, grow the scratch pools, wake the pool)
 	// so that the first timed row is not charged for it.
-	if _, err := profileRun(m, w, b.Context(), sdpa.Exact, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
+	if _, err := profileRun(model, b.Context(), sdpa.Exact, kvType, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
 	var results []runResult
-	for _, mode := range []sdpa.Mode{sdpa.Exact, sdpa.Fast} {
+	for _, mode := range attModes {
 		for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
 			ctx := b.Context().WithSchedule(s)
 			runtime.GC() // weights and earlier runs' garbage: not this run's cost
-			r, err := profileRun(m, w, ctx, mode, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
+			r, err := profileRun(model, ctx, mode, kvType, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", s.Name(), mode, err)
 			}
@@ -256,7 +224,12 @@ func profile(args []string, out io.Writer) error {
 		}
 	}
 	progress("")
-	tw := tabwriter.NewWriter(out, 2, 8, 2, ' ', tabwriter.AlignRight)
+	if *benchfmt {
+		for _, r := range results {
+			printBenchLines(out, name, *kv, r)
+		}
+	}
+	tw := tabwriter.NewWriter(info, 2, 8, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "schedule\tattention\tattn ms\tmatmul ms\tother ms\tprefill tok/s\tdecode tok/s\tlogits fnv64\t")
 	for _, r := range results {
 		rate := func(n int, d time.Duration) string {
@@ -266,7 +239,7 @@ func profile(args []string, out io.Writer) error {
 			return fmt.Sprintf("%.1f", float64(n)/d.Seconds())
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%s\t%s\t%016x\t\n", r.sched, r.mode,
-			ms(r.t.attn), ms(r.t.matmul), ms(r.t.other), rate(r.prefillN, r.prefill), rate(r.decodeN, r.decode), r.hash)
+			ms(r.t.Attention), ms(r.t.MatMul), ms(r.t.Other), rate(r.prefillN, r.prefill), rate(r.decodeN, r.decode), r.hash)
 	}
 	tw.Flush()
 	ok = true
@@ -277,13 +250,97 @@ func profile(args []string, out io.Writer) error {
 		if !same {
 			verdict, ok = "DIFFER", false
 		}
-		fmt.Fprintf(out, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
+		fmt.Fprintf(info, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
 	}
-	fmt.Fprintf(out, "kernels: %s\n", kernelSummary())
+	reportRoofline(info, int(model.WeightBytesPerToken()), results, progress)
+	fmt.Fprintf(info, "kernels: %s\n", kernelSummary())
 	if !ok {
 		return errors.New("logits differ across schedules: the determinism promise is broken")
 	}
 	return nil
+}
+
+// typeCounts lists how many weight matrices each type has, most first.
+func typeCounts(n map[quant.Type]int) string {
+	types := slices.Collect(maps.Keys(n))
+	slices.SortFunc(types, func(a, b quant.Type) int {
+		if n[a] != n[b] {
+			return n[b] - n[a]
+		}
+		return int(a) - int(b)
+	})
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%s ×%d", gguf.TypeName(t), n[t])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// mixDescription says which types a mix gives attn_v and ffn_down.
+func mixDescription(mix string, layers int) string {
+	if mix == mixPeer {
+		return "Q4_K, Q6_K attn_v/ffn_down in every layer and output"
+	}
+	var q6 []string
+	for l := 0; l < layers; l++ {
+		if moreBits(l, layers) {
+			q6 = append(q6, fmt.Sprint(l))
+		}
+	}
+	return "Q4_K, Q6_K output and attn_v/ffn_down in layers " + strings.Join(q6, ",")
+}
+
+// printBenchLines prints r as the peer harness's decoder benchmark lines
+// (../shared/peer/README.md): one per phase, iterations 1, the phase's wall
+// time and its tokens per second.
+func printBenchLines(out io.Writer, model, kv string, r runResult) {
+	threads := 1
+	if r.sched != sched.Sequential.Name() {
+		threads = 2 // the hardware schedule, as the harness names it
+	}
+	impl := "corelane-" + r.mode
+	if v := os.Getenv("CORELANE_KERNELS"); v != "" {
+		impl = "corelane-" + v + "-" + r.mode
+	}
+	procs := runtime.GOMAXPROCS(0)
+	for _, p := range []struct {
+		phase string
+		n     int
+		d     time.Duration
+	}{{"prefill", r.prefillN, r.prefill}, {"decode", r.decodeN, r.decode}} {
+		if p.n == 0 || p.d <= 0 {
+			continue
+		}
+		name := fmt.Sprintf("BenchmarkPeerDecoder/model=%s/phase=%s/tokens=%d/threads=%d/kv=%s/impl=%s", model, p.phase, p.n, threads, kv, impl)
+		if procs > 1 {
+			name += fmt.Sprintf("-%d", procs)
+		}
+		fmt.Fprintf(out, "%s\t1\t%d ns/op\t%.3f tok/s\n", name, p.d.Nanoseconds(), float64(p.n)/p.d.Seconds())
+	}
+}
+
+// commentWriter prefixes every line with "# ".
+type commentWriter struct {
+	w   io.Writer
+	mid bool // inside a line
+}
+
+func (c *commentWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.SplitAfter(string(p), "\n") {
+		if line == "" {
+			continue
+		}
+		if !c.mid {
+			if _, err := io.WriteString(c.w, "# "); err != nil {
+				return 0, err
+			}
+		}
+		if _, err := io.WriteString(c.w, line); err != nil {
+			return 0, err
+		}
+		c.mid = !strings.HasSuffix(line, "\n")
+	}
+	return len(p), nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -295,7 +352,7 @@ func kernelSummary() string {
 	var parts []string
 	for _, o := range kernels.Info().Ops {
 		switch o.Op {
-		case "MatMulQ4K", "MatVecQ6K", "QuantizeQ8K", "DotF32", "ExpSum":
+		case "MatMulQ4K", "MatVecQ4K", "MatVecQ6K", "QuantizeQ8K", "DotF32", "ExpSum":
 			parts = append(parts, o.Op+"="+o.Variant)
 		}
 	}

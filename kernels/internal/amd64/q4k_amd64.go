@@ -50,19 +50,6 @@ func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 
-// MatVec2Q4KAVX512 is MatVecQ4KAVX512 for an even number of rows, two
-// at a time (one register holds a sub-block of both rows). Requires
-// AVX512F, AVX512BW, AVX512VL, F16C.
-//
-//go:noescape
-func MatVec2Q4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
-
-// MatVec2Q4KAVX512VNNI is MatVec2Q4KAVX512 with VPDPWSSD. Requires AVX512F,
-// AVX512BW, AVX512VL, AVX512VNNI, F16C.
-//
-//go:noescape
-func MatVec2Q4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
-
 // MatMul4Q4KAVX2 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight
 // block is decoded once for the four columns. Requires AVX2, F16C.

@@ -40,19 +40,6 @@ func MatVecQ5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatVecQ5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 
-// MatVec2Q5KAVX512 is MatVecQ5KAVX512 for an even number of rows, two
-// at a time (one register holds a sub-block of both rows). Requires
-// AVX512F, AVX512BW, AVX512VL, F16C.
-//
-//go:noescape
-func MatVec2Q5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
-
-// MatVec2Q5KAVX512VNNI is MatVec2Q5KAVX512 with VPDPWSSD. Requires AVX512F,
-// AVX512BW, AVX512VL, AVX512VNNI, F16C.
-//
-//go:noescape
-func MatVec2Q5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
-
 // MatMul4Q5KAVX2 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight
 // block is decoded once for the four columns. Requires AVX2, F16C.

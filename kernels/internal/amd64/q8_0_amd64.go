@@ -4,8 +4,6 @@ package amd64
 
 import "unsafe"
 
-//go:generate go run ./simdgen
-
 // Q8_0 · Q8_0 kernels (q8_0_amd64.s, written by simdgen). w points at
 // quant.BlockQ8_0 weight blocks (34 bytes), nb blocks a row, with every dot
 // in exactly the order of kernels.dotQ8_0Generic, their Go twin

@@ -28,10 +28,57 @@
 #define DST R0
 #define X R1
 #define N R2 // groups of four left
-// V0 x;  V1 n;  V2 r;  V3 p, then e;  V4 r·r;  V5 n, e1 (int32);  V6 a;
-// V7 masks;  V8 zero;  V13 the lane sums;  V14 sub;  V15 int32 1;
-// V16 log2e, V17 0.5, V18 ln2Hi, V19 ln2Lo, V20..V25 c0..c5, V26 1.0,
-// V27 maxArg, V28 minArg, V29 +Inf, V30 int32 −126, V31 int32 127.
+// Vector registers (dot_arm64.h describes the naming).
+#define XIN V0 // x = v − sub
+#define xin 0
+#define nf 1 // n (float)
+#define r 2 // r
+#define PE V3 // p, then e
+#define pe 3
+#define rr 4 // r·r
+#define NI V5 // n, then e1 (int32)
+#define ni 5
+#define AA V6 // a (int32)
+#define aa 6
+#define MSK V7 // compare masks
+#define msk 7
+#define ZERO V8 // 0
+#define SUM V13 // the lane sums
+#define sum 13
+#define BIAS V14 // sub in every lane
+#define bias 14
+#define ONE32 V15 // int32 1
+#define LOG2E V16 // log2e
+#define log2e 16
+#define HALF V17 // 0.5
+#define half 17
+#define LN2HI V18 // ln2Hi
+#define ln2hi 18
+#define LN2LO V19 // ln2Lo
+#define ln2lo 19
+#define C0 V20 // c0..c5
+#define c0 20
+#define C1 V21
+#define c1 21
+#define C2 V22
+#define c2 22
+#define C3 V23
+#define c3 23
+#define C4 V24
+#define c4 24
+#define C5 V25
+#define c5 25
+#define ONE V26 // 1.0
+#define one 26
+#define MAXARG V27 // maxArg
+#define maxarg 27
+#define MINARG V28 // minArg
+#define minarg 28
+#define INF V29 // +Inf
+#define M126 V30 // int32 −126
+#define m126 30
+#define I127 V31 // int32 127
+#define i127 31
 
 // Requires: ASIMD
 TEXT ·ExpSumNEON(SB), NOSPLIT, $0-60
@@ -39,99 +86,99 @@ TEXT ·ExpSumNEON(SB), NOSPLIT, $0-60
 	MOVD x_base+24(FP), X
 	MOVD x_len+32(FP), N
 	LSR  $2, N
-	FMOVS sub+48(FP), F14
-	VDUP V14.S[0], V14.S4
+	FMOVS sub+48(FP), F(bias)
+	VDUP BIAS.S[0], BIAS.S4
 	MOVW $0x3fb8aa3b, R3 // log2e
-	VDUP R3, V16.S4
+	VDUP R3, LOG2E.S4
 	MOVW $0x3f000000, R3 // 0.5
-	VDUP R3, V17.S4
+	VDUP R3, HALF.S4
 	MOVW $0x3f318000, R3 // ln2Hi
-	VDUP R3, V18.S4
+	VDUP R3, LN2HI.S4
 	MOVW $0xb95e8083, R3 // ln2Lo
-	VDUP R3, V19.S4
+	VDUP R3, LN2LO.S4
 	MOVW $0x39506967, R3 // c0
-	VDUP R3, V20.S4
+	VDUP R3, C0.S4
 	MOVW $0x3ab743ce, R3 // c1
-	VDUP R3, V21.S4
+	VDUP R3, C1.S4
 	MOVW $0x3c088908, R3 // c2
-	VDUP R3, V22.S4
+	VDUP R3, C2.S4
 	MOVW $0x3d2aa9c1, R3 // c3
-	VDUP R3, V23.S4
+	VDUP R3, C3.S4
 	MOVW $0x3e2aaaaa, R3 // c4
-	VDUP R3, V24.S4
+	VDUP R3, C4.S4
 	MOVW $0x3f000000, R3 // c5
-	VDUP R3, V25.S4
+	VDUP R3, C5.S4
 	MOVW $0x3f800000, R3 // 1.0
-	VDUP R3, V26.S4
+	VDUP R3, ONE.S4
 	MOVW $0x42b17218, R3 // maxArg
-	VDUP R3, V27.S4
+	VDUP R3, MAXARG.S4
 	MOVW $0xc2cff1b5, R3 // minArg
-	VDUP R3, V28.S4
+	VDUP R3, MINARG.S4
 	MOVW $0x7f800000, R3 // +Inf
-	VDUP R3, V29.S4
+	VDUP R3, INF.S4
 	MOVW $-126, R3 // int32 -126
-	VDUP R3, V30.S4
+	VDUP R3, M126.S4
 	MOVW $0x0000007f, R3 // int32 127
-	VDUP R3, V31.S4
+	VDUP R3, I127.S4
 	MOVW $0x00000001, R3 // int32 1
-	VDUP R3, V15.S4
-	VEOR V8.B16, V8.B16, V8.B16
-	VEOR V13.B16, V13.B16, V13.B16
+	VDUP R3, ONE32.S4
+	VEOR ZERO.B16, ZERO.B16, ZERO.B16
+	VEOR SUM.B16, SUM.B16, SUM.B16
 	CBZ  N, ExpSumNEON_done
 	PCALIGN $32
 ExpSumNEON_loop:
-	VLD1.P 16(X), [V0.S4]
-	FSUB4S(14, 0, 0) // fsub v0.4s, v0.4s, v14.4s // x = v − sub
-	FMUL4S(16, 0, 1) // fmul v1.4s, v0.4s, v16.4s // x·log2e
-	FADD4S(17, 1, 1) // fadd v1.4s, v1.4s, v17.4s // + 0.5
-	FRINTM4S(1, 1) // frintm v1.4s, v1.4s // n
-	FMUL4S(18, 1, 2) // fmul v2.4s, v1.4s, v18.4s // n·ln2Hi
-	FSUB4S(2, 0, 2) // fsub v2.4s, v0.4s, v2.4s // r = x − n·ln2Hi
-	FMUL4S(19, 1, 3) // fmul v3.4s, v1.4s, v19.4s // n·ln2Lo
-	FSUB4S(3, 2, 2) // fsub v2.4s, v2.4s, v3.4s // r = r − n·ln2Lo
-	FMUL4S(2, 20, 3) // fmul v3.4s, v20.4s, v2.4s // p = c0·r
-	FADD4S(21, 3, 3) // fadd v3.4s, v3.4s, v21.4s // + c1
-	FMUL4S(2, 3, 3) // fmul v3.4s, v3.4s, v2.4s // p·r
-	FADD4S(22, 3, 3) // fadd v3.4s, v3.4s, v22.4s // + c2
-	FMUL4S(2, 3, 3) // fmul v3.4s, v3.4s, v2.4s // p·r
-	FADD4S(23, 3, 3) // fadd v3.4s, v3.4s, v23.4s // + c3
-	FMUL4S(2, 3, 3) // fmul v3.4s, v3.4s, v2.4s // p·r
-	FADD4S(24, 3, 3) // fadd v3.4s, v3.4s, v24.4s // + c4
-	FMUL4S(2, 3, 3) // fmul v3.4s, v3.4s, v2.4s // p·r
-	FADD4S(25, 3, 3) // fadd v3.4s, v3.4s, v25.4s // + c5
-	FMUL4S(2, 2, 4) // fmul v4.4s, v2.4s, v2.4s // r·r
-	FMUL4S(4, 3, 3) // fmul v3.4s, v3.4s, v4.4s // p·(r·r)
-	FADD4S(2, 3, 3) // fadd v3.4s, v3.4s, v2.4s // p + r
-	FADD4S(26, 3, 3) // fadd v3.4s, v3.4s, v26.4s // + 1
+	VLD1.P 16(X), [XIN.S4]
+	FSUB4S(bias, xin, xin) // x = v − sub
+	FMUL4S(log2e, xin, nf) // x·log2e
+	FADD4S(half, nf, nf) // + 0.5
+	FRINTM4S(nf, nf) // n
+	FMUL4S(ln2hi, nf, r) // n·ln2Hi
+	FSUB4S(r, xin, r) // r = x − n·ln2Hi
+	FMUL4S(ln2lo, nf, pe) // n·ln2Lo
+	FSUB4S(pe, r, r) // r = r − n·ln2Lo
+	FMUL4S(r, c0, pe) // p = c0·r
+	FADD4S(c1, pe, pe) // + c1
+	FMUL4S(r, pe, pe) // p·r
+	FADD4S(c2, pe, pe) // + c2
+	FMUL4S(r, pe, pe) // p·r
+	FADD4S(c3, pe, pe) // + c3
+	FMUL4S(r, pe, pe) // p·r
+	FADD4S(c4, pe, pe) // + c4
+	FMUL4S(r, pe, pe) // p·r
+	FADD4S(c5, pe, pe) // + c5
+	FMUL4S(r, r, rr) // r·r
+	FMUL4S(rr, pe, pe) // p·(r·r)
+	FADD4S(r, pe, pe) // p + r
+	FADD4S(one, pe, pe) // + 1
 	// ldexp32(p, n) = (p·2^e1)·2^a
-	FCVTZS4S(1, 5) // fcvtzs v5.4s, v1.4s // n as int32 (exact)
-	CMGT4S(5, 30, 6) // cmgt v6.4s, v30.4s, v5.4s // n < −126
-	CMGT4S(31, 5, 7) // cmgt v7.4s, v5.4s, v31.4s // n > 127
-	VAND  V30.B16, V6.B16, V6.B16
-	VAND  V15.B16, V7.B16, V7.B16
-	VORR  V7.B16, V6.B16, V6.B16 // a
-	VSUB  V6.S4, V5.S4, V5.S4 // e1 = n − a
-	VADD  V31.S4, V5.S4, V5.S4
-	VADD  V31.S4, V6.S4, V6.S4
-	VSHL  $23, V5.S4, V5.S4 // 2^e1
-	VSHL  $23, V6.S4, V6.S4 // 2^a
-	FMUL4S(5, 3, 3) // fmul v3.4s, v3.4s, v5.4s
-	FMUL4S(6, 3, 3) // fmul v3.4s, v3.4s, v6.4s
+	FCVTZS4S(nf, ni) // n as int32 (exact)
+	CMGT4S(ni, m126, aa) // n < −126
+	CMGT4S(i127, ni, msk) // n > 127
+	VAND  M126.B16, AA.B16, AA.B16
+	VAND  ONE32.B16, MSK.B16, MSK.B16
+	VORR  MSK.B16, AA.B16, AA.B16 // a
+	VSUB  AA.S4, NI.S4, NI.S4 // e1 = n − a
+	VADD  I127.S4, NI.S4, NI.S4
+	VADD  I127.S4, AA.S4, AA.S4
+	VSHL  $23, NI.S4, NI.S4 // 2^e1
+	VSHL  $23, AA.S4, AA.S4 // 2^a
+	FMUL4S(ni, pe, pe)
+	FMUL4S(aa, pe, pe)
 	// the edges, in Exp32's order: NaN, > maxArg, < minArg
-	FCMGT4S(27, 0, 7) // fcmgt v7.4s, v0.4s, v27.4s // x > maxArg
-	VBIT  V7.B16, V29.B16, V3.B16 // +Inf
-	FCMGT4S(0, 28, 7) // fcmgt v7.4s, v28.4s, v0.4s // minArg > x
-	VBIT  V7.B16, V8.B16, V3.B16 // 0
-	FCMEQ4S(0, 0, 7) // fcmeq v7.4s, v0.4s, v0.4s // x is not NaN
-	VBIF  V7.B16, V0.B16, V3.B16 // NaN: x
-	VST1.P [V3.S4], 16(DST)
-	FADD4S(3, 13, 13) // fadd v13.4s, v13.4s, v3.4s
+	FCMGT4S(maxarg, xin, msk) // x > maxArg
+	VBIT  MSK.B16, INF.B16, PE.B16 // +Inf
+	FCMGT4S(xin, minarg, msk) // minArg > x
+	VBIT  MSK.B16, ZERO.B16, PE.B16 // 0
+	FCMEQ4S(xin, xin, msk) // x is not NaN
+	VBIF  MSK.B16, XIN.B16, PE.B16 // NaN: x
+	VST1.P [PE.S4], 16(DST)
+	FADD4S(pe, sum, sum)
 	SUBS $1, N
 	BNE  ExpSumNEON_loop
 ExpSumNEON_done:
 	// ((l0+l2) + (l1+l3))
-	VEXT  $8, V13.B16, V13.B16, V0.B16
-	FADD4S(0, 13, 13) // fadd v13.4s, v13.4s, v0.4s
-	FADDP2S(13, 13) // faddp s13, v13.2s
-	FMOVS F13, ret+56(FP)
+	VEXT  $8, SUM.B16, SUM.B16, XIN.B16
+	FADD4S(xin, sum, sum)
+	FADDP2S(sum, sum)
+	FMOVS F(sum), ret+56(FP)
 	RET

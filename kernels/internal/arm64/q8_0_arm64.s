@@ -3,8 +3,9 @@
 #include "textflag.h"
 #include "go_asm.h"
 #include "asimd_arm64.h"
+#include "dot_arm64.h"
 
-// Q8_0 · Q8_0 dot products, whole rows per call:
+// Q8_0 · Q8_0 dot products, whole rows per call, one body for both:
 //
 //	func DotQ8_0SDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //	func DotQ8_0NEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
@@ -18,355 +19,107 @@
 //
 // with a separate FMUL and FADD (never FMLA), and the row's result is
 // hsum((acc_0 + acc_1) + (acc_2 + acc_3)). Lanes 0..3 of an accumulator set
-// live in one register, lanes 4..7 in the next, so hsum(v) =
-// ((v0+v4) + (v2+v6)) + ((v1+v5) + (v3+v7)) is: t = lo + hi, u = t +
-// t[2,3,0,1], faddp u0, u1.
+// live in one register, lanes 4..7 in the next.
 //
-// DotQ8_0SDOT requires ASIMD and FEAT_DotProd (sdot). DotQ8_0NEON requires
-// ASIMD only: !!! it forms the lane sums with smull/smull2 (16-bit
-// products), saddlp (pairs, to 32 bits) and addp (pairs of pairs), which is
-// exact for every int8 pair, −128·−128 included.
+// What differs: the lane sums, LANES_SDOT (ASIMD and FEAT_DotProd) or
+// LANES8_NEON (ASIMD only; exact for every int8 pair, −128·−128
+// included), dot_arm64.h.
 
-// Register table.
-#define DST R0 // *float32, advanced one element per row
-#define W R1 // weight cursor: the next block of the current row
-#define X R2 // the activation row
-#define ROWS R3 // rows left
-#define NB R4 // blocks per row
-#define XP R5 // activation cursor
-#define N R6 // blocks left in this row
-// R7, R8   the two fp16 scales;  R9, R10 quant addresses
-// V0, V1   weight quants (values 0..15, 16..31);  V2, V3 activation quants
-// V4       dd in lane 0;  V5 f16(dx) in lane 0
-// V6, V7   the block's lane sums A[0..3], A[4..7];  V8, V9 NEON temporaries
-// V16..V23 acc_0 lo, acc_0 hi, acc_1 lo, acc_1 hi, ..., acc_3 hi
+// Vector registers.
+#define WQA V0 // weight quants, values 0..15
+#define wqa 0
+#define WQB V1 // values 16..31
+#define wqb 1
+#define XQA V2 // activation quants, values 0..15
+#define xqa 2
+#define XQB V3 // values 16..31
+#define xqb 3
+#define dd 4 // dd (lane 0)
+#define dx 5 // f16(dx) (lane 0)
+#define S0 V6 // the block's lane sums A[0..3]
+#define s0 6
+#define S1 V7 // A[4..7]
+#define s1 7
+#define T V8 // LANES8_NEON's temporary
+#define t 8
+#define A0LO V16 // acc_0 lanes 0..3, then lanes 4..7, acc_1, ...
+#define a0lo 16
+#define A0HI V17
+#define a0hi 17
+#define A1LO V18
+#define a1lo 18
+#define A1HI V19
+#define a1hi 19
+#define A2LO V20
+#define a2lo 20
+#define A2HI V21
+#define a2hi 21
+#define A3LO V22
+#define a3lo 22
+#define A3HI V23
+#define a3hi 23
+#define res a0lo
+
+#define Q8_ZERO \
+	VEOR A0LO.B16, A0LO.B16, A0LO.B16 \
+	VEOR A0HI.B16, A0HI.B16, A0HI.B16 \
+	VEOR A1LO.B16, A1LO.B16, A1LO.B16 \
+	VEOR A1HI.B16, A1HI.B16, A1HI.B16 \
+	VEOR A2LO.B16, A2LO.B16, A2LO.B16 \
+	VEOR A2HI.B16, A2HI.B16, A2HI.B16 \
+	VEOR A3LO.B16, A3LO.B16, A3LO.B16 \
+	VEOR A3HI.B16, A3HI.B16, A3HI.B16
+
+// Q8_SET: one block into the accumulator set (lo, hi).
+#define Q8_SET(LANES, lo, hi) \
+	F16S(blockQ8_0_d, W, dd) \
+	F16S(blockQ8_0_d, XP, dx) \
+	ADD $blockQ8_0_qs, W, R9 \
+	ADD $blockQ8_0_qs, XP, R10 \
+	VLD1 (R9), [WQA.B16, WQB.B16] \
+	VLD1 (R10), [XQA.B16, XQB.B16] \
+	FMULS F(dx), F(dd), F(dd) /* dd = f16(dw)·f16(dx) */ \
+	ADD $blockQ8_0__size, W \
+	ADD $blockQ8_0__size, XP \
+	LANES(xqa, wqa, s0, S0) \
+	LANES(xqb, wqb, s1, S1) \
+	SCVTF4S(s0, s0) \
+	SCVTF4S(s1, s1) \
+	FMUL4SE(dd, 0, s0, s0) \
+	FMUL4SE(dd, 0, s1, s1) \
+	FADD4S(s0, lo, lo) \
+	FADD4S(s1, hi, hi)
+
+// Q8_BLOCK: blocks b ≡ 0, 1, 2, 3 (mod 4), leaving for the reduction as
+// soon as the row has no more.
+#define Q8_BLOCK(LANES) \
+	Q8_SET(LANES, a0lo, a0hi) \
+	SUBS $1, N \
+	BEQ rows_reduce \
+	Q8_SET(LANES, a1lo, a1hi) \
+	SUBS $1, N \
+	BEQ rows_reduce \
+	Q8_SET(LANES, a2lo, a2hi) \
+	SUBS $1, N \
+	BEQ rows_reduce \
+	Q8_SET(LANES, a3lo, a3hi)
+
+// lane-wise (acc_0 + acc_1) + (acc_2 + acc_3), then hsum
+#define Q8_REDUCE \
+	FADD4S(a1lo, a0lo, a0lo) \
+	FADD4S(a3lo, a2lo, a2lo) \
+	FADD4S(a2lo, a0lo, a0lo) \
+	FADD4S(a1hi, a0hi, a0hi) \
+	FADD4S(a3hi, a2hi, a2hi) \
+	FADD4S(a2hi, a0hi, a0hi) \
+	HSUM8(a0lo, A0LO, a0hi, A0HI)
 
 // func DotQ8_0SDOT(dst *float32, w, x unsafe.Pointer, rows, nb int)
 // Requires: ASIMD, FEAT_DotProd
 TEXT ·DotQ8_0SDOT(SB), NOSPLIT, $0-40
-	MOVD dst+0(FP), DST
-	MOVD w+8(FP), W
-	MOVD x+16(FP), X
-	MOVD rows+24(FP), ROWS
-	MOVD nb+32(FP), NB
-	CBZ  ROWS, DotQ8_0SDOT_done
-
-DotQ8_0SDOT_row:
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	VEOR V20.B16, V20.B16, V20.B16
-	VEOR V21.B16, V21.B16, V21.B16
-	VEOR V22.B16, V22.B16, V22.B16
-	VEOR V23.B16, V23.B16, V23.B16
-	MOVD X, XP
-	MOVD NB, N
-	CBZ  N, DotQ8_0SDOT_reduce
-
-	PCALIGN $32
-DotQ8_0SDOT_blocks:
-	// block b ≡ 0 (mod 4): set 0
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	VEOR V6.B16, V6.B16, V6.B16
-	VEOR V7.B16, V7.B16, V7.B16
-	SDOT(2, 0, 6) // sdot v6.4s, v0.16b, v2.16b // A[0..3]
-	SDOT(3, 1, 7) // sdot v7.4s, v1.16b, v3.16b // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 16, 16) // fadd v16.4s, v16.4s, v6.4s
-	FADD4S(7, 17, 17) // fadd v17.4s, v17.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0SDOT_reduce
-
-	// block b ≡ 1 (mod 4): set 1
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	VEOR V6.B16, V6.B16, V6.B16
-	VEOR V7.B16, V7.B16, V7.B16
-	SDOT(2, 0, 6) // sdot v6.4s, v0.16b, v2.16b // A[0..3]
-	SDOT(3, 1, 7) // sdot v7.4s, v1.16b, v3.16b // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 18, 18) // fadd v18.4s, v18.4s, v6.4s
-	FADD4S(7, 19, 19) // fadd v19.4s, v19.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0SDOT_reduce
-
-	// block b ≡ 2 (mod 4): set 2
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	VEOR V6.B16, V6.B16, V6.B16
-	VEOR V7.B16, V7.B16, V7.B16
-	SDOT(2, 0, 6) // sdot v6.4s, v0.16b, v2.16b // A[0..3]
-	SDOT(3, 1, 7) // sdot v7.4s, v1.16b, v3.16b // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 20, 20) // fadd v20.4s, v20.4s, v6.4s
-	FADD4S(7, 21, 21) // fadd v21.4s, v21.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0SDOT_reduce
-
-	// block b ≡ 3 (mod 4): set 3
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	VEOR V6.B16, V6.B16, V6.B16
-	VEOR V7.B16, V7.B16, V7.B16
-	SDOT(2, 0, 6) // sdot v6.4s, v0.16b, v2.16b // A[0..3]
-	SDOT(3, 1, 7) // sdot v7.4s, v1.16b, v3.16b // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 22, 22) // fadd v22.4s, v22.4s, v6.4s
-	FADD4S(7, 23, 23) // fadd v23.4s, v23.4s, v7.4s
-	SUBS $1, N
-	BNE  DotQ8_0SDOT_blocks
-
-DotQ8_0SDOT_reduce:
-	// lane-wise (acc_0 + acc_1) + (acc_2 + acc_3), then hsum
-	FADD4S(18, 16, 16) // fadd v16.4s, v16.4s, v18.4s
-	FADD4S(22, 20, 20) // fadd v20.4s, v20.4s, v22.4s
-	FADD4S(20, 16, 16) // fadd v16.4s, v16.4s, v20.4s
-	FADD4S(19, 17, 17) // fadd v17.4s, v17.4s, v19.4s
-	FADD4S(23, 21, 21) // fadd v21.4s, v21.4s, v23.4s
-	FADD4S(21, 17, 17) // fadd v17.4s, v17.4s, v21.4s
-	FADD4S(17, 16, 16) // fadd v16.4s, v16.4s, v17.4s // t = lo + hi
-	VEXT  $8, V16.B16, V16.B16, V17.B16 // t[2], t[3], t[0], t[1]
-	FADD4S(17, 16, 16) // fadd v16.4s, v16.4s, v17.4s // u = (t0+t2, t1+t3, ...)
-	FADDP2S(16, 16) // faddp s16, v16.2s // u0 + u1
-	FMOVS F16, (DST)
-	ADD   $4, DST
-	SUBS  $1, ROWS
-	BNE   DotQ8_0SDOT_row
-
-DotQ8_0SDOT_done:
-	RET
+	DOT_ROWS(NONE, Q8_ZERO, Q8_BLOCK(LANES_SDOT), Q8_REDUCE)
 
 // func DotQ8_0NEON(dst *float32, w, x unsafe.Pointer, rows, nb int)
 // Requires: ASIMD
 TEXT ·DotQ8_0NEON(SB), NOSPLIT, $0-40
-	MOVD dst+0(FP), DST
-	MOVD w+8(FP), W
-	MOVD x+16(FP), X
-	MOVD rows+24(FP), ROWS
-	MOVD nb+32(FP), NB
-	CBZ  ROWS, DotQ8_0NEON_done
-
-DotQ8_0NEON_row:
-	VEOR V16.B16, V16.B16, V16.B16
-	VEOR V17.B16, V17.B16, V17.B16
-	VEOR V18.B16, V18.B16, V18.B16
-	VEOR V19.B16, V19.B16, V19.B16
-	VEOR V20.B16, V20.B16, V20.B16
-	VEOR V21.B16, V21.B16, V21.B16
-	VEOR V22.B16, V22.B16, V22.B16
-	VEOR V23.B16, V23.B16, V23.B16
-	MOVD X, XP
-	MOVD NB, N
-	CBZ  N, DotQ8_0NEON_reduce
-
-	PCALIGN $32
-DotQ8_0NEON_blocks:
-	// block b ≡ 0 (mod 4): set 0
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	SMULL(2, 0, 6) // smull v6.8h, v0.8b, v2.8b
-	SMULL2(2, 0, 7) // smull2 v7.8h, v0.16b, v2.16b
-	SADDLP(6, 6) // saddlp v6.4s, v6.8h
-	SADDLP(7, 7) // saddlp v7.4s, v7.8h
-	VADDP V7.S4, V6.S4, V6.S4 // A[0..3]
-	SMULL(3, 1, 8) // smull v8.8h, v1.8b, v3.8b
-	SMULL2(3, 1, 9) // smull2 v9.8h, v1.16b, v3.16b
-	SADDLP(8, 8) // saddlp v8.4s, v8.8h
-	SADDLP(9, 9) // saddlp v9.4s, v9.8h
-	VADDP V9.S4, V8.S4, V7.S4 // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 16, 16) // fadd v16.4s, v16.4s, v6.4s
-	FADD4S(7, 17, 17) // fadd v17.4s, v17.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0NEON_reduce
-
-	// block b ≡ 1 (mod 4): set 1
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	SMULL(2, 0, 6) // smull v6.8h, v0.8b, v2.8b
-	SMULL2(2, 0, 7) // smull2 v7.8h, v0.16b, v2.16b
-	SADDLP(6, 6) // saddlp v6.4s, v6.8h
-	SADDLP(7, 7) // saddlp v7.4s, v7.8h
-	VADDP V7.S4, V6.S4, V6.S4 // A[0..3]
-	SMULL(3, 1, 8) // smull v8.8h, v1.8b, v3.8b
-	SMULL2(3, 1, 9) // smull2 v9.8h, v1.16b, v3.16b
-	SADDLP(8, 8) // saddlp v8.4s, v8.8h
-	SADDLP(9, 9) // saddlp v9.4s, v9.8h
-	VADDP V9.S4, V8.S4, V7.S4 // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 18, 18) // fadd v18.4s, v18.4s, v6.4s
-	FADD4S(7, 19, 19) // fadd v19.4s, v19.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0NEON_reduce
-
-	// block b ≡ 2 (mod 4): set 2
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	SMULL(2, 0, 6) // smull v6.8h, v0.8b, v2.8b
-	SMULL2(2, 0, 7) // smull2 v7.8h, v0.16b, v2.16b
-	SADDLP(6, 6) // saddlp v6.4s, v6.8h
-	SADDLP(7, 7) // saddlp v7.4s, v7.8h
-	VADDP V7.S4, V6.S4, V6.S4 // A[0..3]
-	SMULL(3, 1, 8) // smull v8.8h, v1.8b, v3.8b
-	SMULL2(3, 1, 9) // smull2 v9.8h, v1.16b, v3.16b
-	SADDLP(8, 8) // saddlp v8.4s, v8.8h
-	SADDLP(9, 9) // saddlp v9.4s, v9.8h
-	VADDP V9.S4, V8.S4, V7.S4 // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 20, 20) // fadd v20.4s, v20.4s, v6.4s
-	FADD4S(7, 21, 21) // fadd v21.4s, v21.4s, v7.4s
-	SUBS $1, N
-	BEQ  DotQ8_0NEON_reduce
-
-	// block b ≡ 3 (mod 4): set 3
-	MOVHU blockQ8_0_d(W), R7
-	MOVHU blockQ8_0_d(XP), R8
-	ADD   $blockQ8_0_qs, W, R9
-	ADD   $blockQ8_0_qs, XP, R10
-	VLD1  (R9), [V0.B16, V1.B16]
-	VLD1  (R10), [V2.B16, V3.B16]
-	FMOVS R7, F4
-	FMOVS R8, F5
-	FCVTHS F4, F4
-	FCVTHS F5, F5
-	FMULS F5, F4, F4 // dd = f16(dw)·f16(dx)
-	ADD   $blockQ8_0__size, W
-	ADD   $blockQ8_0__size, XP
-	SMULL(2, 0, 6) // smull v6.8h, v0.8b, v2.8b
-	SMULL2(2, 0, 7) // smull2 v7.8h, v0.16b, v2.16b
-	SADDLP(6, 6) // saddlp v6.4s, v6.8h
-	SADDLP(7, 7) // saddlp v7.4s, v7.8h
-	VADDP V7.S4, V6.S4, V6.S4 // A[0..3]
-	SMULL(3, 1, 8) // smull v8.8h, v1.8b, v3.8b
-	SMULL2(3, 1, 9) // smull2 v9.8h, v1.16b, v3.16b
-	SADDLP(8, 8) // saddlp v8.4s, v8.8h
-	SADDLP(9, 9) // saddlp v9.4s, v9.8h
-	VADDP V9.S4, V8.S4, V7.S4 // A[4..7]
-	SCVTF4S(6, 6) // scvtf v6.4s, v6.4s
-	SCVTF4S(7, 7) // scvtf v7.4s, v7.4s
-	FMUL4SE(4, 0, 6, 6) // fmul v6.4s, v6.4s, v4.s[0]
-	FMUL4SE(4, 0, 7, 7) // fmul v7.4s, v7.4s, v4.s[0]
-	FADD4S(6, 22, 22) // fadd v22.4s, v22.4s, v6.4s
-	FADD4S(7, 23, 23) // fadd v23.4s, v23.4s, v7.4s
-	SUBS $1, N
-	BNE  DotQ8_0NEON_blocks
-
-DotQ8_0NEON_reduce:
-	// lane-wise (acc_0 + acc_1) + (acc_2 + acc_3), then hsum
-	FADD4S(18, 16, 16) // fadd v16.4s, v16.4s, v18.4s
-	FADD4S(22, 20, 20) // fadd v20.4s, v20.4s, v22.4s
-	FADD4S(20, 16, 16) // fadd v16.4s, v16.4s, v20.4s
-	FADD4S(19, 17, 17) // fadd v17.4s, v17.4s, v19.4s
-	FADD4S(23, 21, 21) // fadd v21.4s, v21.4s, v23.4s
-	FADD4S(21, 17, 17) // fadd v17.4s, v17.4s, v21.4s
-	FADD4S(17, 16, 16) // fadd v16.4s, v16.4s, v17.4s // t = lo + hi
-	VEXT  $8, V16.B16, V16.B16, V17.B16 // t[2], t[3], t[0], t[1]
-	FADD4S(17, 16, 16) // fadd v16.4s, v16.4s, v17.4s // u = (t0+t2, t1+t3, ...)
-	FADDP2S(16, 16) // faddp s16, v16.2s // u0 + u1
-	FMOVS F16, (DST)
-	ADD   $4, DST
-	SUBS  $1, ROWS
-	BNE   DotQ8_0NEON_row
-
-DotQ8_0NEON_done:
-	RET
+	DOT_ROWS(NONE, Q8_ZERO, Q8_BLOCK(LANES8_NEON), Q8_REDUCE)

@@ -43,9 +43,8 @@ func q6File(g *gen) {
 
 #include "go_asm.h"
 #include "textflag.h"
-
+#include "vex_amd64.h"
 `)
-	g.p("%s", vexMacros)
 	g.p(`#define Q6QL blockQ6K_ql
 #define Q6QH blockQ6K_qh
 #define Q6SC blockQ6K_scales

@@ -56,9 +56,8 @@ func q8File(g *gen) {
 
 #include "go_asm.h"
 #include "textflag.h"
-
+#include "vex_amd64.h"
 `)
-	g.p("%s", vexMacros)
 	g.p(`#define Q8B blockQ8_0__size
 #define Q8D blockQ8_0_d
 #define Q8Q blockQ8_0_qs

@@ -6,42 +6,14 @@ import (
 	"unsafe"
 
 	"github.com/corelane/corelane/kernels/internal/arm64"
-	"github.com/corelane/corelane/quant"
 )
 
-// The arm64 quantized dot kernels. One assembly routine per (type,
-// variant) computes whole rows (see package kernels/internal/arm64); Dot is one row,
-// MatVec all rows in one call, MatMul one call per activation column. The
-// lengths are checked here, before any assembly touches memory.
-var _ = addARM64(func(variant string, o *Ops) {
-	switch variant {
-	case "neon":
-		setQuantRows(o, arm64.DotQ4KNEON, arm64.DotQ5KNEON, arm64.DotQ6KNEON, arm64.DotQ8_0NEON)
-	case "dotprod":
-		setQuantRows(o, arm64.DotQ4KSDOT, arm64.DotQ5KSDOT, arm64.DotQ6KSDOT, arm64.DotQ8_0SDOT)
-	}
-})
+// Adapters from the unchecked routines of kernels/internal/arm64 to Ops'
+// shapes. Each checks the lengths its routine relies on (a mismatch
+// panics, as the generic kernels do) before the assembly touches memory.
 
 // rowsKernel is the signature of every arm64 quantized dot routine.
 type rowsKernel func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-
-func setQuantRows(o *Ops, q4k, q5k, q6k, q8_0 rowsKernel) {
-	o.DotQ4K = dotRows[quant.BlockQ4K, quant.BlockQ8K](q4k)
-	o.MatVecQ4K = matVecRows[quant.BlockQ4K, quant.BlockQ8K](q4k)
-	o.MatMulQ4K = matMulRows[quant.BlockQ4K, quant.BlockQ8K](q4k)
-
-	o.DotQ5K = dotRows[quant.BlockQ5K, quant.BlockQ8K](q5k)
-	o.MatVecQ5K = matVecRows[quant.BlockQ5K, quant.BlockQ8K](q5k)
-	o.MatMulQ5K = matMulRows[quant.BlockQ5K, quant.BlockQ8K](q5k)
-
-	o.DotQ6K = dotRows[quant.BlockQ6K, quant.BlockQ8K](q6k)
-	o.MatVecQ6K = matVecRows[quant.BlockQ6K, quant.BlockQ8K](q6k)
-	o.MatMulQ6K = matMulRows[quant.BlockQ6K, quant.BlockQ8K](q6k)
-
-	o.DotQ8_0 = dotRows[quant.BlockQ8_0, quant.BlockQ8_0](q8_0)
-	o.MatVecQ8_0 = matVecRows[quant.BlockQ8_0, quant.BlockQ8_0](q8_0)
-	o.MatMulQ8_0 = matMulRows[quant.BlockQ8_0, quant.BlockQ8_0](q8_0)
-}
 
 // dotRows adapts a rows kernel to Ops' Dot shape: one row of len(w) blocks.
 func dotRows[W, X any](k rowsKernel) func(w []W, x []X) float32 {
@@ -99,4 +71,42 @@ func matMulRows[W, X any](k rowsKernel) func(dst []float32, ldd int, w []W, x []
 			canonNaNs(dst[c*ldd : c*ldd+rows])
 		}
 	}
+}
+
+func quantizeRows[B any](k func(dst unsafe.Pointer, src *float32, nb int), per int) func(dst []B, src []float32) {
+	return func(dst []B, src []float32) {
+		if len(src) != len(dst)*per {
+			panic("kernels: Quantize: len(src) is not len(dst) blocks")
+		}
+		if len(dst) == 0 {
+			return
+		}
+		k(unsafe.Pointer(&dst[0]), &src[0], len(dst))
+	}
+}
+
+func dequantRows[B any](k func(dst *float32, src unsafe.Pointer, nb int), per int) func(dst []float32, src []B) {
+	return func(dst []float32, src []B) {
+		if len(dst) != len(src)*per {
+			panic("kernels: Dequant: len(dst) is not the values of len(src) blocks")
+		}
+		if len(src) == 0 {
+			return
+		}
+		k(&dst[0], unsafe.Pointer(&src[0]), len(src))
+	}
+}
+
+// expSumNEON runs the assembly on the whole 4-lane groups and Exp32, the
+// kernel's twin, on the last len(x) mod 4 elements.
+func expSumNEON(dst, x []float32, sub float32) float32 {
+	dst = dst[:len(x)]
+	n := len(x) &^ 3
+	s := arm64.ExpSumNEON(dst[:n], x[:n], sub)
+	for i := n; i < len(x); i++ {
+		e := Exp32(x[i] - sub)
+		dst[i] = e
+		s += e
+	}
+	return s
 }

@@ -1,0 +1,164 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/corelane/corelane/kernels/internal/amd64"
+	"github.com/corelane/corelane/quant"
+)
+
+// The attention kernels of kernels/internal/amd64 (attn_amd64.s), adapted
+// to Ops (register_amd64.go lists them): every adapter checks its lengths (attn_check.go) before the
+// assembly runs, and hands the shapes the assembly does not take (a
+// period, rs or hd that is not a multiple of 16, the last len mod 16
+// values) to the generic twin, which returns the same bits.
+
+func widenF16AVX512(dst []float32, src []quant.F16) {
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
+	n := len(src) &^ 15
+	if n > 0 {
+		amd64.WidenF16AVX512(&dst[0], (*uint16)(&src[0]), n)
+	}
+	widenF16Generic(dst[n:], src[n:])
+}
+
+func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
+		// One query: one lane per key, sixteen keys at a time.
+		m := n &^ 15
+		amd64.ExactScoresRowAVX512(&st[0], &qt[0], &k[0], ldk, hd, m)
+		if m < n {
+			exactScoresGeneric(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
+	if rs%16 != 0 || n == 0 || hd == 0 {
+		exactScoresGeneric(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.ExactScoresAVX512(&st[0], &qt[0], rs, &k[0], ldk, hd, n)
+}
+
+// periodic runs an elementwise kernel (ExactExp in place, or ExactDiv)
+// over x with a second operand y of period len(y): on the assembly for a
+// period that is a multiple of 16, or for period 1 (y repeated 16 times in
+// a stack array: the assembly stubs are //go:noescape, so calling them
+// directly rather than through a func value keeps it off the heap) on
+// whole groups of 16; the rest on the twin.
+func periodic(div bool, x, y []float32) {
+	asm := func(x, y *float32, n, p int) {
+		if div {
+			amd64.ExactDivAVX512(x, y, n, p)
+		} else {
+			amd64.ExactExpAVX512(x, x, y, n, p)
+		}
+	}
+	twin := func(x, y []float32) {
+		if div {
+			exactDivGeneric(x, y)
+		} else {
+			exactExpGeneric(x, x, y)
+		}
+	}
+	p := len(y)
+	switch {
+	case p%16 == 0:
+		if len(x) > 0 {
+			asm(&x[0], &y[0], len(x), p)
+		}
+	case p == 1:
+		var y16 [16]float32
+		for i := range y16 {
+			y16[i] = y[0]
+		}
+		n := len(x) &^ 15
+		if n > 0 {
+			asm(&x[0], &y16[0], n, 16)
+		}
+		twin(x[n:], y)
+	default:
+		twin(x, y)
+	}
+}
+
+func exactExpAVX512(dst, x, m []float32) {
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
+	if len(m)%16 != 0 && len(m) != 1 {
+		exactExpGeneric(dst, x, m)
+		return
+	}
+	// dst and x have the same length; the assembly reads x[i] before it
+	// writes dst[i], so dst may be x.
+	if len(x) > 0 && &dst[0] != &x[0] {
+		copy(dst, x)
+	}
+	periodic(false, dst, m)
+}
+
+func exactDivAVX512(x, d []float32) {
+	checkPeriodic("ExactDiv", len(x), len(x), len(d))
+	periodic(true, x, d)
+}
+
+func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%16 != 0 || rows == 0 || n == 0 {
+		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedAVX512(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
+}
+
+func dotRowsAVX512(dst, q, k []float32, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsGeneric(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsAVX512(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+}
+
+func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%16 != 0 || n == 0 {
+		exactSoftmaxGeneric(st, lim, scale)
+		return
+	}
+	amd64.ExactSoftmaxAVX512(&st[0], len(lim), &lim[0], scale, n)
+}
+
+func f16Ptr(x []quant.F16) *uint16 { return (*uint16)(&x[0]) }
+
+func exactScoresF16AVX512(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
+		m := n &^ 15
+		amd64.ExactScoresRowF16AVX512(&st[0], &qt[0], f16Ptr(k), ldk, hd, m)
+		if m < n {
+			exactScoresF16Generic(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
+	exactScoresF16Generic(st, qt, rs, k, ldk)
+}
+
+func exactWeightedF16AVX512(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%16 != 0 || rows == 0 || n == 0 {
+		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedF16AVX512(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n)
+}
+
+func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsF16Generic(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsF16AVX512(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
+}

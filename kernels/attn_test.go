@@ -1,0 +1,452 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/corelane/corelane/quant"
+)
+
+// The attention kernels of every variant this CPU runs against the generic
+// twins: the Exact ones and WidenF16 bit for bit, DotRows within the
+// float32 tolerance. Inputs mix ordinary values with zeros of both signs,
+// Inf, NaN, subnormals and huge values, and every length around the
+// kernels' 4-, 8- and 16-wide steps; outputs carry guard values around
+// them, and inputs end at a PROT_NONE page.
+
+// attnValue returns a random float32 that is sometimes special.
+func attnValue(r *rand.Rand, mag float32) float32 {
+	switch r.IntN(40) {
+	case 0:
+		return 0
+	case 1:
+		return float32(math.Copysign(0, -1))
+	case 2:
+		return float32(math.Inf(1))
+	case 3:
+		return float32(math.Inf(-1))
+	case 4:
+		return float32(math.NaN())
+	case 5:
+		return math.Float32frombits(r.Uint32()) // any bit pattern
+	case 6:
+		return math.SmallestNonzeroFloat32 * float32(r.IntN(100))
+	case 7:
+		return 3e38 * (2*r.Float32() - 1)
+	}
+	return mag * (2*r.Float32() - 1)
+}
+
+func attnVec(r *rand.Rand, n int, mag float32, special bool) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		if special {
+			x[i] = attnValue(r, mag)
+		} else {
+			x[i] = mag * (2*r.Float32() - 1)
+		}
+	}
+	return x
+}
+
+// sameBits32 reports whether a and b have the same bits, where a NaN
+// matches any NaN: which NaN operand's payload a result carries is not part
+// of the Exact kernels' contract (it depends on operand order in the
+// machine code, which Go does not fix).
+func sameBits32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) && !(a[i] != a[i] && b[i] != b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// attnGuardedOut returns a copy of x with 16 guard values (a NaN payload no
+// kernel makes) on each side, and a check that they are untouched.
+func attnGuardedOut(t *testing.T, x []float32) ([]float32, func()) {
+	const g = 16
+	buf := make([]float32, len(x)+2*g)
+	bad := math.Float32frombits(0x7fa5a5a5)
+	for i := range buf {
+		buf[i] = bad
+	}
+	copy(buf[g:], x)
+	return buf[g : g+len(x) : g+len(x)], func() {
+		t.Helper()
+		for i := range g {
+			if math.Float32bits(buf[i]) != 0x7fa5a5a5 || math.Float32bits(buf[g+len(x)+i]) != 0x7fa5a5a5 {
+				t.Fatal("a kernel wrote outside its output")
+			}
+		}
+	}
+}
+
+func attnVariants(t testing.TB) map[string]Ops {
+	m := map[string]Ops{}
+	for _, name := range Variants() {
+		ops, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[name] = ops
+	}
+	return m
+}
+
+func TestWidenF16Variants(t *testing.T) {
+	src := make([]quant.F16, 1<<16+13)
+	for i := range src {
+		src[i] = quant.F16(i)
+	}
+	want := make([]float32, len(src))
+	widenF16Generic(want, src)
+	for i, h := range src {
+		if math.Float32bits(want[i]) != math.Float32bits(h.Float32()) {
+			t.Fatalf("generic widen %#04x", uint16(h))
+		}
+	}
+	for name, ops := range attnVariants(t) {
+		for _, n := range []int{0, 1, 15, 16, 17, 33, len(src)} {
+			s := guarded(t, src[len(src)-n:])
+			got, check := attnGuardedOut(t, make([]float32, n))
+			ops.WidenF16(got, s)
+			check()
+			// Every bit, NaN payloads included: widening is exact.
+			{
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[len(src)-n+i]) {
+						t.Fatalf("%s: n=%d: widen(%#04x) = %#08x, want %#08x", name, n, uint16(s[i]), math.Float32bits(got[i]), math.Float32bits(want[len(src)-n+i]))
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExactScoresVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 3, 16, 32, 48} {
+			for _, hd := range []int{1, 5, 16, 64, 67} {
+				for _, n := range []int{0, 1, 7, 8, 9, 17, 48} {
+					for _, extra := range []int{0, 3} {
+						ldk := hd + extra
+						special := r.IntN(3) == 0
+						qt := guarded(t, attnVec(r, hd*rs, 1, special))
+						k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, special))
+						if n == 0 {
+							k = nil
+						}
+						want := make([]float32, n*rs)
+						exactScoresGeneric(want, qt, rs, k, ldk)
+						got, check := attnGuardedOut(t, make([]float32, n*rs))
+						ops.ExactScores(got, qt, rs, k, ldk)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: rs=%d hd=%d n=%d ldk=%d special=%v: differs from generic", name, rs, hd, n, ldk, special)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestExactExpVariants(t *testing.T) {
+	// Every 4099th float32 bit pattern (and the edges of the range) minus
+	// m, with m of period 1, 16 and 48 and a few values of m.
+	var xs []float32
+	for b := uint64(0); b < 1<<32; b += 4099 {
+		xs = append(xs, math.Float32frombits(uint32(b)))
+	}
+	for _, x := range []float32{ExpOverflow, math.Nextafter32(ExpOverflow, 0), ExpUnderflow, math.Nextafter32(ExpUnderflow, 0), math.Nextafter32(ExpUnderflow, -200), -103.97207, -87.33655, 0, float32(math.Copysign(0, -1))} {
+		xs = append(xs, x, -x)
+	}
+	xs = xs[:len(xs)/48*48]
+	r := rand.New(rand.NewPCG(3, 4))
+	for name, ops := range attnVariants(t) {
+		for _, p := range []int{1, 16, 48, 3} {
+			m := attnVec(r, p, 2, true)
+			m[0] = 0
+			for _, n := range []int{len(xs), 16 * p, 17 * p, p} {
+				x := guarded(t, xs[len(xs)-n:])
+				want := make([]float32, n)
+				exactExpGeneric(want, x, m)
+				got, check := attnGuardedOut(t, make([]float32, n))
+				ops.ExactExp(got, x, m)
+				check()
+				if !sameBits32(got, want) {
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s: period %d: exp(%g − %g) = %#08x, want %#08x", name, p, x[i], m[i%p], math.Float32bits(got[i]), math.Float32bits(want[i]))
+						}
+					}
+				}
+				// In place.
+				inPlace := append([]float32(nil), x...)
+				ops.ExactExp(inPlace, inPlace, m)
+				if !sameBits32(inPlace, want) {
+					t.Fatalf("%s: period %d: in place differs", name, p)
+				}
+			}
+		}
+	}
+	// The generic twin is ExactExp32 itself.
+	for _, x := range xs[:1000] {
+		var d [1]float32
+		exactExpGeneric(d[:], []float32{x}, []float32{0})
+		if math.Float32bits(d[0]) != math.Float32bits(Exp(x)) {
+			t.Fatalf("exactExpGeneric(%g) != ExactExp32", x)
+		}
+	}
+}
+
+func TestExactDivVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for name, ops := range attnVariants(t) {
+		for _, p := range []int{1, 2, 16, 32} {
+			for _, rows := range []int{0, 1, 5, 16, 17} {
+				x := attnVec(r, rows*p, 3, true)
+				d := attnVec(r, p, 3, true)
+				want := append([]float32(nil), x...)
+				exactDivGeneric(want, d)
+				got, check := attnGuardedOut(t, x)
+				ops.ExactDiv(got, guarded(t, d))
+				check()
+				if !sameBits32(got, want) {
+					t.Fatalf("%s: period %d rows %d: differs from generic", name, p, rows)
+				}
+			}
+		}
+	}
+}
+
+func TestExactWeightedVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 4, 16, 21} {
+			for _, rows := range []int{1, 3, 4, 5, 9, 16, 21} {
+				if rows > rs {
+					continue
+				}
+				for _, hd := range []int{3, 16, 48, 64, 80, 128, 144} {
+					for _, n := range []int{0, 1, 5, 33} {
+						for _, extra := range []int{0, 16} {
+							ldv := hd + extra
+							special := r.IntN(2) == 0
+							pt := attnVec(r, n*rs, 1, special)
+							for i := range pt {
+								if r.IntN(4) == 0 {
+									pt[i] = 0 // a zero weight skips the key, Inf and NaN in V included
+								}
+							}
+							v := attnVec(r, max(0, (n-1)*ldv+hd), 2, special)
+							if n == 0 {
+								v = nil
+							}
+							o := attnVec(r, rows*hd, 1, false)
+							want := append([]float32(nil), o...)
+							exactWeightedGeneric(want, hd, pt, rs, v, ldv)
+							got, check := attnGuardedOut(t, o)
+							ops.ExactWeighted(got, hd, guarded(t, pt), rs, guarded(t, v), ldv)
+							check()
+							if !sameBits32(got, want) {
+								t.Fatalf("%s: rs=%d rows=%d hd=%d n=%d ldv=%d special=%v: differs from generic", name, rs, rows, hd, n, ldv, special)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestDotRowsVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for name, ops := range attnVariants(t) {
+		for _, hd := range []int{1, 16, 20, 64, 128} {
+			for _, n := range []int{0, 1, 3, 4, 5, 13, 16, 17, 40} {
+				ldk := hd + 7
+				q := attnVec(r, hd, 1, false)
+				k := guarded(t, attnVec(r, max(0, (n-1)*ldk+hd), 1, false))
+				got, check := attnGuardedOut(t, make([]float32, n))
+				ops.DotRows(got, q, k, ldk)
+				check()
+				for j := range got {
+					var want, abs float64
+					for d := range hd {
+						want += float64(q[d]) * float64(k[j*ldk+d])
+						abs += math.Abs(float64(q[d]) * float64(k[j*ldk+d]))
+					}
+					if d := math.Abs(float64(got[j]) - want); d > float64(hd)*0x1p-23*abs+1e-30 {
+						t.Fatalf("%s: hd=%d n=%d: dot %d = %g, want %g (±%g)", name, hd, n, j, got[j], want, float64(hd)*0x1p-23*abs)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAttnKernelBounds: a call whose lengths do not fit panics in Go
+// before any assembly runs.
+func TestAttnKernelBounds(t *testing.T) {
+	for name, ops := range attnVariants(t) {
+		for i, f := range []func(){
+			func() { ops.ExactScores(make([]float32, 32), make([]float32, 64), 16, make([]float32, 5), 4) },
+			func() { ops.ExactScores(make([]float32, 33), make([]float32, 64), 16, make([]float32, 8), 4) },
+			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 32), 16, make([]float32, 20), 16) },
+			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 6), 2, make([]float32, 64), 16) },
+			func() { ops.ExactExp(make([]float32, 15), make([]float32, 16), []float32{1}) },
+			func() { ops.ExactDiv(make([]float32, 17), make([]float32, 16)) },
+			func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) },
+			func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) },
+			func() { ops.ExactSoftmax(make([]float32, 17), make([]int32, 16), 1) },
+		} {
+			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
+				defer func() {
+					if recover() == nil {
+						t.Error("no panic")
+					}
+				}()
+				f()
+			})
+		}
+	}
+}
+
+func TestExactSoftmaxVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 5, 16, 32} {
+			for _, n := range []int{0, 1, 2, 17, 300} {
+				for _, kind := range []string{"rand", "special", "peaked", "masked"} {
+					mag := float32(3)
+					if kind == "peaked" {
+						mag = 200
+					}
+					st := attnVec(r, n*rs, mag, kind == "special")
+					if kind == "masked" {
+						for i := range st {
+							if r.IntN(3) > 0 {
+								st[i] = float32(math.Inf(-1))
+							}
+						}
+					}
+					lim := make([]int32, rs)
+					for i := range lim {
+						lim[i] = int32(r.IntN(n + 2))
+					}
+					scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
+					want := append([]float32(nil), st...)
+					exactSoftmaxGeneric(want, lim, scale)
+					got, check := attnGuardedOut(t, st)
+					ops.ExactSoftmax(got, guarded(t, lim), scale)
+					check()
+					if !sameBits32(got, want) {
+						t.Fatalf("%s: rs=%d n=%d %s: differs from generic", name, rs, n, kind)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestF16KernelsVariants: the binary16 forms give what the float32 forms
+// give on the widened values, for every variant, on random bit patterns
+// (Inf, NaN and subnormals among them) and ordinary values.
+func TestF16KernelsVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	f16s := func(n int, raw bool) []quant.F16 {
+		h := make([]quant.F16, n)
+		for i := range h {
+			if raw && r.IntN(8) == 0 {
+				h[i] = quant.F16(r.Uint32())
+			} else {
+				h[i] = quant.FromFloat32(2*r.Float32() - 1)
+			}
+		}
+		return h
+	}
+	widened := func(h []quant.F16) []float32 {
+		w := make([]float32, len(h))
+		widenF16Generic(w, h)
+		return w
+	}
+	for name, ops := range attnVariants(t) {
+		for _, hd := range []int{5, 16, 64, 80} {
+			for _, n := range []int{0, 1, 15, 16, 33} {
+				for _, raw := range []bool{false, true} {
+					ld := hd + 3*(n%2)
+					kv := f16s(max(0, (n-1)*ld+hd), raw)
+					if n == 0 {
+						kv = nil
+					}
+					kw := widened(kv)
+					k16 := guarded(t, kv)
+					for _, rs := range []int{1, 16} {
+						qt := attnVec(r, hd*rs, 1, false)
+						want := make([]float32, n*rs)
+						ops.ExactScores(want, qt, rs, kw, ld)
+						got, check := attnGuardedOut(t, make([]float32, n*rs))
+						ops.ExactScoresF16(got, qt, rs, k16, ld)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: ExactScoresF16 hd=%d n=%d rs=%d raw=%v differs from ExactScores on the widened K", name, hd, n, rs, raw)
+						}
+						rows := min(rs, 3)
+						pt := attnVec(r, n*rs, 1, false)
+						for i := range pt {
+							if r.IntN(4) == 0 {
+								pt[i] = 0
+							}
+						}
+						o := attnVec(r, rows*hd, 1, false)
+						wantO := append([]float32(nil), o...)
+						ops.ExactWeighted(wantO, hd, pt, rs, kw, ld)
+						gotO, checkO := attnGuardedOut(t, o)
+						ops.ExactWeightedF16(gotO, hd, pt, rs, k16, ld)
+						checkO()
+						if !sameBits32(gotO, wantO) {
+							t.Fatalf("%s: ExactWeightedF16 hd=%d n=%d rs=%d raw=%v differs from ExactWeighted on the widened V", name, hd, n, rs, raw)
+						}
+						// And the generic F16 twins agree with the generic float32 ones.
+						g := make([]float32, n*rs)
+						exactScoresGeneric(g, qt, rs, kw, ld)
+						g16 := make([]float32, n*rs)
+						exactScoresF16Generic(g16, qt, rs, kv, ld)
+						if !sameBits32(g, g16) {
+							t.Fatalf("exactScoresF16Generic differs")
+						}
+					}
+					if !raw {
+						// DotRowsF16 returns the variant's DotRows bits on the
+						// widened K (Fast AttentionF16 promises Fast
+						// Attention's bits on widened K/V), and is a dot.
+						q := attnVec(r, hd, 1, false)
+						same := make([]float32, n)
+						ops.DotRows(same, q, kw, ld)
+						want := make([]float32, n)
+						dotRowsGeneric(want, q, kw, ld)
+						got, check := attnGuardedOut(t, make([]float32, n))
+						ops.DotRowsF16(got, q, k16, ld)
+						check()
+						if !sameBits32(got, same) {
+							t.Fatalf("%s: DotRowsF16 hd=%d n=%d differs from DotRows on the widened K", name, hd, n)
+						}
+						for j := range got {
+							if d := math.Abs(float64(got[j] - want[j])); d > float64(hd)*0x1p-22 {
+								t.Fatalf("%s: DotRowsF16 hd=%d n=%d: dot %d = %g, want %g", name, hd, n, j, got[j], want[j])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+//go:build !purego
+
+package arm64
+
+// Attention kernels (package sdpa), ASIMD. Each checks nothing: the
+// adapters in package kernels (attn_arm64.go there) check every length and
+// call these only with the shapes stated. Their Go twins are in package
+// kernels (attn.go); each returns the twin's bits (a NaN result may carry
+// another NaN's payload).
+
+// ExactScoresNEON sets st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for
+// j < n, r < rs, d < hd, summing over d in order from +0 (fmul then fadd).
+// rs and hd are multiples of 4 and ≥ 4, n ≥ 1; st has n·rs elements, qt
+// hd·rs and k (n−1)·ldk + hd. Twin: exactScoresGeneric.
+//
+//go:noescape
+func ExactScoresNEON(st, qt *float32, rs int, k *float32, ldk, hd, n int)
+
+// ExactWeightedNEON adds pt[j·rs + r]·v[j·ldv + c] to o[r·hd + c] for r <
+// rows, c < hd and j < n in order, skipping a key whose weight is 0,
+// products and sums separately rounded. hd is a multiple of 16, rows ≥ 1,
+// n ≥ 1; o has rows·hd elements, pt n·rs (rs ≥ rows) and v (n−1)·ldv +
+// hd. Twin: exactWeightedGeneric.
+//
+//go:noescape
+func ExactWeightedNEON(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n int)
+
+// ExactDivNEON sets x[i] = x[i] / d[i mod period] for i < n, n a multiple
+// of period, period a multiple of 4. Twin: exactDivGeneric.
+//
+//go:noescape
+func ExactDivNEON(x, d *float32, n, period int)

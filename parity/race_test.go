@@ -1,0 +1,6 @@
+//go:build race
+
+package parity
+
+// raceEnabled: see onOneGoroutine.
+const raceEnabled = true
