@@ -259,12 +259,16 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 	const rows, dramMatrices = 14336, 4
 	nbK := benchK / 256
 	r := rand.New(rand.NewPCG(21, 22))
-	xk := randQ8K(r, nbK)
+	nb8 := benchK / 32
+	xk, x8 := randQ8K(r, nbK), randQ8_0(r, nb8)
 	dst := make([]float32, rows)
 	var q4 [dramMatrices][]quant.BlockQ4K
 	var q5 [dramMatrices][]quant.BlockQ5K
+	var q6 [dramMatrices][]quant.BlockQ6K
+	var q8 [dramMatrices][]quant.BlockQ8_0
 	for m := range dramMatrices {
 		q4[m], q5[m] = randQ4K(r, rows*nbK), randQ5K(r, rows*nbK)
+		q6[m], q8[m] = randQ6K(r, rows*nbK), randQ8_0(r, rows*nb8)
 	}
 	types := []struct {
 		name  string
@@ -273,6 +277,8 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 	}{
 		{"q4_K", rows * nbK * 144, func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
 		{"q5_K", rows * nbK * 176, func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
+		{"q6_K", rows * nbK * 210, func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], q6[m][r0*nbK:r1*nbK], xk) }},
+		{"q8_0", rows * nb8 * 34, func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], q8[m][r0*nb8:r1*nb8], x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
