@@ -42,6 +42,8 @@ type benchData struct {
 	q5 []quant.BlockQ5K
 	q6 []quant.BlockQ6K
 	q8 []quant.BlockQ8_0
+	l4 []quant.BlockQ4_0
+	l5 []quant.BlockQ5_0
 	xk []quant.BlockQ8K
 	x8 []quant.BlockQ8_0
 }
@@ -51,6 +53,7 @@ func newBenchData(rows, cols int) *benchData {
 	nbK, nb8 := benchK/256, benchK/32
 	return &benchData{
 		q4: randQ4K(r, rows*nbK), q5: randQ5K(r, rows*nbK), q6: randQ6K(r, rows*nbK), q8: randQ8_0(r, rows*nb8),
+		l4: randQ4_0(r, rows*nb8), l5: randQ5_0(r, rows*nb8),
 		xk: randQ8K(r, cols*nbK), x8: randQ8_0(r, cols*nb8),
 	}
 }
@@ -68,6 +71,8 @@ func BenchmarkDot(b *testing.B) {
 		{"q5_K", len(d.q5) * 176, func(k Ops) float32 { return k.DotQ5K(d.q5, d.xk) }},
 		{"q6_K", len(d.q6) * 210, func(k Ops) float32 { return k.DotQ6K(d.q6, d.xk) }},
 		{"q8_0", len(d.q8) * 34, func(k Ops) float32 { return k.DotQ8_0(d.q8, d.x8) }},
+		{"q4_0", len(d.l4) * 18, func(k Ops) float32 { return k.DotQ4_0(d.l4, d.x8) }},
+		{"q5_0", len(d.l5) * 22, func(k Ops) float32 { return k.DotQ5_0(d.l5, d.x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
@@ -99,6 +104,8 @@ func BenchmarkMatVec(b *testing.B) {
 		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatVecQ5K(dst, d.q5, d.xk) }},
 		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatVecQ6K(dst, d.q6, d.xk) }},
 		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatVecQ8_0(dst, d.q8, d.x8) }},
+		{"q4_0", len(d.l4) * 18, func(k Ops) { k.MatVecQ4_0(dst, d.l4, d.x8) }},
+		{"q5_0", len(d.l5) * 22, func(k Ops) { k.MatVecQ5_0(dst, d.l5, d.x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {

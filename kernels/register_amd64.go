@@ -24,6 +24,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVX2, MatVecQ5K: q5kAVX2.matVecOp, MatMulQ5K: q5kAVX2.matMul,
 			DotQ6K: q6kAVX2.dot, MatVecQ6K: q6kAVX2.matVec, MatMulQ6K: q6kAVX2.matMul,
 			DotQ8_0: q80AVX2.dot, MatVecQ8_0: q80AVX2.matVec, MatMulQ8_0: q80AVX2.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
@@ -47,6 +49,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVXVNNI, MatVecQ5K: q5kAVXVNNI.matVecOp, MatMulQ5K: q5kAVXVNNI.matMul,
 			DotQ6K: q6kAVXVNNI.dot, MatVecQ6K: q6kAVXVNNI.matVec, MatMulQ6K: q6kAVXVNNI.matMul,
 			DotQ8_0: q80AVXVNNI.dot, MatVecQ8_0: q80AVXVNNI.matVec, MatMulQ8_0: q80AVXVNNI.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
@@ -68,6 +72,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
 			DotQ6K: q6kAVX512.dot, MatVecQ6K: q6kAVX512.matVec, MatMulQ6K: q6kAVX512.matMul,
 			DotQ8_0: q80AVX512.dot, MatVecQ8_0: q80AVX512.matVec, MatMulQ8_0: q80AVX512.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
@@ -98,6 +104,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
 			DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
 			DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
@@ -151,6 +159,10 @@ var (
 
 	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
 	// than a zmm tile on sign-extended words, see q8_0_amd64.s).
+	// Q4_0 and Q5_0: one AVX2 kernel each, for every variant.
+	q40 = legacyKernel[quant.BlockQ4_0](amd64.MatVecQ4_0AVX2)
+	q50 = legacyKernel[quant.BlockQ5_0](amd64.MatVecQ5_0AVX2)
+
 	q80AVX2 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mvp: amd64.MatVecQ8_0PackedAVX2, pack: amd64.PackQ8_0Sext,
 		mm: amd64.MatMulQ8_0AVX2, cols: 2}
 	q80AVXVNNI = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mvp: amd64.MatVecQ8_0PackedAVXVNNI, pack: amd64.PackQ8_0VNNI,
