@@ -44,6 +44,8 @@ type benchData struct {
 	q8 []quant.BlockQ8_0
 	l4 []quant.BlockQ4_0
 	l5 []quant.BlockQ5_0
+	hf []quant.F16
+	xf []float32
 	xk []quant.BlockQ8K
 	x8 []quant.BlockQ8_0
 }
@@ -54,8 +56,18 @@ func newBenchData(rows, cols int) *benchData {
 	return &benchData{
 		q4: randQ4K(r, rows*nbK), q5: randQ5K(r, rows*nbK), q6: randQ6K(r, rows*nbK), q8: randQ8_0(r, rows*nb8),
 		l4: randQ4_0(r, rows*nb8), l5: randQ5_0(r, rows*nb8),
+		hf: randF16s(r, rows*benchK), xf: randF32(r, cols*benchK, 1),
 		xk: randQ8K(r, cols*nbK), x8: randQ8_0(r, cols*nb8),
 	}
+}
+
+// randF16s returns n binary16 values of N(0, 1).
+func randF16s(r *rand.Rand, n int) []quant.F16 {
+	h := make([]quant.F16, n)
+	for i := range h {
+		h[i] = quant.FromFloat32(float32(r.NormFloat64()))
+	}
+	return h
 }
 
 var sink float32
@@ -106,6 +118,7 @@ func BenchmarkMatVec(b *testing.B) {
 		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatVecQ8_0(dst, d.q8, d.x8) }},
 		{"q4_0", len(d.l4) * 18, func(k Ops) { k.MatVecQ4_0(dst, d.l4, d.x8) }},
 		{"q5_0", len(d.l5) * 22, func(k Ops) { k.MatVecQ5_0(dst, d.l5, d.x8) }},
+		{"f16", len(d.hf) * 2, func(k Ops) { k.MatVecF16(dst, d.hf, d.xf[:benchK]) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {

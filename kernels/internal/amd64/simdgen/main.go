@@ -61,6 +61,7 @@ var files = []struct {
 	{"q8_0_amd64.s", q8File},
 	{"q6k_amd64.s", q6File},
 	{"legacy_amd64.s", legacyFile},
+	{"f16_amd64.s", f16File},
 }
 
 func main() {
