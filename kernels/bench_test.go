@@ -42,6 +42,10 @@ type benchData struct {
 	q5 []quant.BlockQ5K
 	q6 []quant.BlockQ6K
 	q8 []quant.BlockQ8_0
+	l4 []quant.BlockQ4_0
+	l5 []quant.BlockQ5_0
+	hf []quant.F16
+	xf []float32
 	xk []quant.BlockQ8K
 	x8 []quant.BlockQ8_0
 }
@@ -51,8 +55,19 @@ func newBenchData(rows, cols int) *benchData {
 	nbK, nb8 := benchK/256, benchK/32
 	return &benchData{
 		q4: randQ4K(r, rows*nbK), q5: randQ5K(r, rows*nbK), q6: randQ6K(r, rows*nbK), q8: randQ8_0(r, rows*nb8),
+		l4: randQ4_0(r, rows*nb8), l5: randQ5_0(r, rows*nb8),
+		hf: randF16s(r, rows*benchK), xf: randF32(r, cols*benchK, 1),
 		xk: randQ8K(r, cols*nbK), x8: randQ8_0(r, cols*nb8),
 	}
+}
+
+// randF16s returns n binary16 values of N(0, 1).
+func randF16s(r *rand.Rand, n int) []quant.F16 {
+	h := make([]quant.F16, n)
+	for i := range h {
+		h[i] = quant.FromFloat32(float32(r.NormFloat64()))
+	}
+	return h
 }
 
 var sink float32
@@ -68,6 +83,8 @@ func BenchmarkDot(b *testing.B) {
 		{"q5_K", len(d.q5) * 176, func(k Ops) float32 { return k.DotQ5K(d.q5, d.xk) }},
 		{"q6_K", len(d.q6) * 210, func(k Ops) float32 { return k.DotQ6K(d.q6, d.xk) }},
 		{"q8_0", len(d.q8) * 34, func(k Ops) float32 { return k.DotQ8_0(d.q8, d.x8) }},
+		{"q4_0", len(d.l4) * 18, func(k Ops) float32 { return k.DotQ4_0(d.l4, d.x8) }},
+		{"q5_0", len(d.l5) * 22, func(k Ops) float32 { return k.DotQ5_0(d.l5, d.x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
@@ -99,6 +116,9 @@ func BenchmarkMatVec(b *testing.B) {
 		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatVecQ5K(dst, d.q5, d.xk) }},
 		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatVecQ6K(dst, d.q6, d.xk) }},
 		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatVecQ8_0(dst, d.q8, d.x8) }},
+		{"q4_0", len(d.l4) * 18, func(k Ops) { k.MatVecQ4_0(dst, d.l4, d.x8) }},
+		{"q5_0", len(d.l5) * 22, func(k Ops) { k.MatVecQ5_0(dst, d.l5, d.x8) }},
+		{"f16", len(d.hf) * 2, func(k Ops) { k.MatVecF16(dst, d.hf, d.xf[:benchK]) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
@@ -259,12 +279,16 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 	const rows, dramMatrices = 14336, 4
 	nbK := benchK / 256
 	r := rand.New(rand.NewPCG(21, 22))
-	xk := randQ8K(r, nbK)
+	nb8 := benchK / 32
+	xk, x8 := randQ8K(r, nbK), randQ8_0(r, nb8)
 	dst := make([]float32, rows)
 	var q4 [dramMatrices][]quant.BlockQ4K
 	var q5 [dramMatrices][]quant.BlockQ5K
+	var q6 [dramMatrices][]quant.BlockQ6K
+	var q8 [dramMatrices][]quant.BlockQ8_0
 	for m := range dramMatrices {
 		q4[m], q5[m] = randQ4K(r, rows*nbK), randQ5K(r, rows*nbK)
+		q6[m], q8[m] = randQ6K(r, rows*nbK), randQ8_0(r, rows*nb8)
 	}
 	types := []struct {
 		name  string
@@ -273,6 +297,8 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 	}{
 		{"q4_K", rows * nbK * 144, func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
 		{"q5_K", rows * nbK * 176, func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
+		{"q6_K", rows * nbK * 210, func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], q6[m][r0*nbK:r1*nbK], xk) }},
+		{"q8_0", rows * nb8 * 34, func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], q8[m][r0*nb8:r1*nb8], x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {

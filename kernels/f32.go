@@ -1,6 +1,10 @@
 package kernels
 
-import "math"
+import (
+	"math"
+
+	"github.com/corelane/corelane/quant"
+)
 
 // dotF32Generic sums in four interleaved partial sums (element i goes to
 // partial i mod 4), combined as (p0+p1)+(p2+p3). Not bit-identical to
@@ -110,4 +114,40 @@ func ldexp32(p float32, n int) float32 {
 		return float32(p*math.Float32frombits(uint32(n-1+127)<<23)) * 2
 	}
 	return p * math.Float32frombits(uint32(n+127)<<23)
+}
+
+// matVecF16Generic is MatVecF16: each row widened (exactly) and dotted with
+// x by dotF32Generic.
+func matVecF16Generic(dst []float32, w []quant.F16, x []float32) {
+	n := len(x)
+	if len(w) != len(dst)*n {
+		panic("kernels: MatVecF16: len(w) != len(dst)·len(x)")
+	}
+	t := quant.F16Table()
+	var buf [256]float32
+	for r := range dst {
+		row := w[r*n : (r+1)*n]
+		// Widen and dot in pieces of 256, accumulating as dotF32Generic's
+		// four sums would over the whole row.
+		var p [4]float32
+		i := 0
+		for ; i < n; i += len(buf) {
+			m := min(len(buf), n-i)
+			for j, h := range row[i : i+m] {
+				buf[j] = t.At(h)
+			}
+			xs := x[i : i+m]
+			j := 0
+			for ; j+4 <= m; j += 4 {
+				p[0] += buf[j] * xs[j]
+				p[1] += buf[j+1] * xs[j+1]
+				p[2] += buf[j+2] * xs[j+2]
+				p[3] += buf[j+3] * xs[j+3]
+			}
+			for ; j < m; j++ {
+				p[0] += buf[j] * xs[j]
+			}
+		}
+		dst[r] = (p[0] + p[1]) + (p[2] + p[3])
+	}
 }

@@ -44,11 +44,12 @@ func genericVariant() Variant {
 		QuantizeQ8_0: func(dst []quant.BlockQ8_0, src []float32) { _ = quant.QuantizeRowQ8_0(dst, src) },
 		QuantizeQ8_1: func(dst []quant.BlockQ8_1, src []float32) { _ = quant.QuantizeRowQ8_1(dst, src) },
 
-		DotF32: dotF32Generic,
-		Axpy:   axpyGeneric,
-		Scale:  scaleGeneric,
-		Max:    maxGeneric,
-		ExpSum: expSumGeneric,
+		DotF32:    dotF32Generic,
+		MatVecF16: matVecF16Generic,
+		Axpy:      axpyGeneric,
+		Scale:     scaleGeneric,
+		Max:       maxGeneric,
+		ExpSum:    expSumGeneric,
 
 		WidenF16:      widenF16Generic,
 		ExactScores:   exactScoresGeneric,

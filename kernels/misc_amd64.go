@@ -78,3 +78,20 @@ func quantizeQ8_0(f func(dst unsafe.Pointer, src *float32, nb int)) func([]quant
 		f(blockPtr(dst), f32Ptr(src), len(dst))
 	}
 }
+
+// matVecF16 adapts a MatVecF16* kernel.
+func matVecF16(f func(dst *float32, w *uint16, x *float32, rows, n int)) func([]float32, []quant.F16, []float32) {
+	return func(dst []float32, w []quant.F16, x []float32) {
+		if len(w) != len(dst)*len(x) {
+			panic("kernels: MatVecF16: len(w) != len(dst)·len(x)")
+		}
+		if len(dst) == 0 {
+			return
+		}
+		if len(x) == 0 {
+			clear(dst)
+			return
+		}
+		f(&dst[0], (*uint16)(unsafe.Pointer(&w[0])), &x[0], len(dst), len(x))
+	}
+}

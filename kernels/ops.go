@@ -70,6 +70,13 @@ type Ops struct {
 
 	// DotF32 returns Σ a[i]·b[i] (len(a) == len(b)), reassociated.
 	DotF32 func(a, b []float32) float32
+	// MatVecF16 sets dst[r] = Σ_i w[r·n + i]·x[i] for r < len(dst), n =
+	// len(x) (len(w) == len(dst)·n), with the binary16 weights widened as
+	// they are multiplied (no float32 copy of a row): the dot of DotF32 on
+	// the widened row, reassociated and fused as DotF32 is, and within its
+	// tolerance of the generic kernel; each dst[r] depends only on row r and
+	// x, never on how the rows are split.
+	MatVecF16 func(dst []float32, w []quant.F16, x []float32)
 	// Axpy sets y[i] += alpha·x[i] (len(x) == len(y)); may fuse.
 	Axpy func(alpha float32, x, y []float32)
 	// Scale sets x[i] *= alpha.
@@ -167,6 +174,7 @@ var opList = []struct {
 	{"QuantizeQ8_0", func(o *Ops) bool { return o.QuantizeQ8_0 != nil }, func(d, s *Ops) { d.QuantizeQ8_0 = s.QuantizeQ8_0 }},
 	{"QuantizeQ8_1", func(o *Ops) bool { return o.QuantizeQ8_1 != nil }, func(d, s *Ops) { d.QuantizeQ8_1 = s.QuantizeQ8_1 }},
 	{"DotF32", func(o *Ops) bool { return o.DotF32 != nil }, func(d, s *Ops) { d.DotF32 = s.DotF32 }},
+	{"MatVecF16", func(o *Ops) bool { return o.MatVecF16 != nil }, func(d, s *Ops) { d.MatVecF16 = s.MatVecF16 }},
 	{"Axpy", func(o *Ops) bool { return o.Axpy != nil }, func(d, s *Ops) { d.Axpy = s.Axpy }},
 	{"Scale", func(o *Ops) bool { return o.Scale != nil }, func(d, s *Ops) { d.Scale = s.Scale }},
 	{"Max", func(o *Ops) bool { return o.Max != nil }, func(d, s *Ops) { d.Max = s.Max }},

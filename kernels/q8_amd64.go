@@ -5,6 +5,7 @@ package kernels
 import (
 	"unsafe"
 
+	"github.com/corelane/corelane/internal/scratch"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -13,48 +14,147 @@ import (
 // of range in the generic kernels would) before any assembly touches memory.
 // Which variant gets which kernel is in the amd64 table (register_amd64.go).
 
-// q80Kernel is the signature of the MatVecQ8_0* kernels: dst[r·inc] =
-// dot(row r of w, x) for r < rows, nb blocks a row.
-type q80Kernel func(dst *float32, inc int, w, x unsafe.Pointer, rows, nb int)
-
 func q8Blocks[B any](b []B) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
 
-func (k q80Kernel) dot(w, x []quant.BlockQ8_0) float32 {
+// q80Kernels are one variant's Q8_0 kernels: mv a MatVecQ8_0* kernel on
+// raw x, mvp the same on x packed by pack (cheaper per row), mm a
+// MatMulQ8_0* tile of cols packed columns (packQ8_0, VNNI layout or not).
+type q80Kernels struct {
+	mv, mvp func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	pack    func(xp, x unsafe.Pointer, nb int)
+	mm      func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+	cols    int
+	vnni    bool
+}
+
+// q80PackRows is the number of rows from which packing x first pays: the
+// packing costs about as much as one row's dot, and each row on packed x
+// saves a fifth of one.
+const q80PackRows = 8
+
+// q80MatVecPacked is the size of x packed for MatVecQ8_0Packed*.
+func q80MatVecPacked(nb int) int { return 68 * nb }
+
+// rows runs the matvec kernel over all rows of w against x (nb ≥ 1
+// blocks): on x packed into scratch memory from q80PackRows rows on.
+func (k q80Kernels) rows(dst *float32, w unsafe.Pointer, x []quant.BlockQ8_0, rows int) {
+	if rows < q80PackRows {
+		k.mv(dst, w, q8Blocks(x), rows, len(x))
+		return
+	}
+	n := q80MatVecPacked(len(x))
+	buf := scratch.Get(n)
+	xp := unsafe.Pointer(unsafe.SliceData(buf.Bytes(n)))
+	k.pack(xp, q8Blocks(x), len(x))
+	k.mvp(dst, w, xp, rows, len(x))
+	buf.Release()
+}
+
+func (k q80Kernels) dot(w, x []quant.BlockQ8_0) float32 {
 	if len(w) != len(x) {
 		panic("kernels: DotQ8_0: len(w) != len(x)")
 	}
+	if len(x) == 0 {
+		return 0
+	}
 	var out float32
-	k(&out, 1, q8Blocks(w), q8Blocks(x), 1, len(x))
-	return out
+	k.rows(&out, q8Blocks(w), x, 1)
+	return canonNaN(out)
 }
 
-func (k q80Kernel) matVec(dst []float32, w, x []quant.BlockQ8_0) {
+func (k q80Kernels) matVec(dst []float32, w, x []quant.BlockQ8_0) {
 	if len(w) != len(dst)*len(x) {
 		panic("kernels: MatVecQ8_0: len(w) != len(dst)·len(x)")
 	}
 	if len(dst) == 0 {
 		return
 	}
-	k(&dst[0], 1, q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	if len(x) == 0 {
+		clear(dst)
+		return
+	}
+	k.rows(&dst[0], q8Blocks(w), x, len(dst))
+	canonNaNs(dst)
 }
 
-// matMul runs one kernel call per weight row with the roles swapped: the
-// cols activation rows are the kernel's rows and the weight row its vector
-// (the dot is symmetric, bit for bit), so the kernel's row tile becomes a
-// tile of columns that shares one weight row's signs and scales, and each
-// weight row is read once.
-func (k q80Kernel) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int, _ *Prep) {
+// q80PackedBlock is the size of one block of one column in packQ8_0's
+// layout.
+func q80PackedBlock(vnni bool) int {
+	if vnni {
+		return 64
+	}
+	return 96
+}
+
+// packQ8_0 packs cols columns of nb blocks each (x, column c at
+// x[c·nb:(c+1)·nb]) for a MatMulQ8_0* tile of that many columns, into p
+// (nb·q80PackedBlock·cols bytes): block b of the group at
+// p[b·q80PackedBlock·cols:], as arrays of cols × 32 bytes, column c at byte
+// 32c of each. VNNI: x + 128 as unsigned bytes, then dx as 8 float32. Else
+// the even quants q[2k] as int16 words, the odd ones, then dx.
+func packQ8_0(p []byte, x []quant.BlockQ8_0, nb, cols int, vnni bool) {
+	bb := q80PackedBlock(vnni) * cols
+	p = p[:nb*bb]
+	for b := 0; b < nb; b++ {
+		blk := p[b*bb : (b+1)*bb]
+		for c := 0; c < cols; c++ {
+			xb := &x[c*nb+b]
+			p0 := blk[32*c : 32*c+32]
+			dx := blk[bb-32*cols+32*c:]
+			if vnni {
+				for i, q := range xb.Qs {
+					p0[i] = byte(q) ^ 0x80
+				}
+			} else {
+				p1 := blk[32*(cols+c) : 32*(cols+c)+32]
+				even := unsafe.Slice((*int16)(unsafe.Pointer(&p0[0])), 16)
+				odd := unsafe.Slice((*int16)(unsafe.Pointer(&p1[0])), 16)
+				for k := range even {
+					even[k], odd[k] = int16(xb.Qs[2*k]), int16(xb.Qs[2*k+1])
+				}
+			}
+			d := xb.D.Float32()
+			for i := range 8 {
+				*(*float32)(unsafe.Pointer(&dx[4*i])) = d
+			}
+		}
+	}
+}
+
+// q80ChunkBytes is how many weight bytes matMul lets a chunk of rows hold,
+// so that the chunk stays in L2 while every packed group passes over it.
+// (A variable so that a test can make chunks tiny.)
+var q80ChunkBytes = 512 << 10
+
+// matMul packs every whole group of k.cols columns once per product (into
+// prep), then runs the tile over chunks of rows, every group per chunk;
+// the columns left over go through the matvec kernel.
+func (k q80Kernels) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols int, prep *Prep) {
 	rows, nb := matMulShape("MatMulQ8_0", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
 		return
 	}
-	if cols == 1 {
-		k(&dst[0], 1, q8Blocks(w), q8Blocks(x), rows, nb)
-		return
+	groups := cols / k.cols
+	if groups > 0 {
+		gb := nb * q80PackedBlock(k.vnni) * k.cols
+		packed, release := prep.bytes(groups*gb, func(p []byte) {
+			for g := 0; g < groups; g++ {
+				packQ8_0(p[g*gb:(g+1)*gb], x[g*k.cols*nb:], nb, k.cols, k.vnni)
+			}
+		})
+		defer release()
+		chunk := max(1, q80ChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ8_0{}))))
+		for r0 := 0; r0 < rows; r0 += chunk {
+			n := min(chunk, rows-r0)
+			for g := 0; g < groups; g++ {
+				k.mm(&dst[g*k.cols*ldd+r0], ldd, q8Blocks(w[r0*nb:]), unsafe.Pointer(&packed[g*gb]), n, nb)
+			}
+		}
 	}
-	for r := 0; r < rows; r++ {
-		k(&dst[r], ldd, q8Blocks(x), q8Blocks(w[r*nb:]), cols, nb)
+	for c := groups * k.cols; c < cols; c++ {
+		k.rows(&dst[c*ldd], q8Blocks(w), x[c*nb:(c+1)*nb], rows)
 	}
+	canonNaNCols(dst, ldd, rows, cols)
 }
 
 // matMulShape checks a MatMul call (lengths in elements and blocks) and
@@ -78,13 +178,11 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 }
 
 // q6kKernels are one variant's Q6_K kernels: mv a MatVecQ6K* kernel, mm a
-// MatMulQ6K* kernel (four columns, rows a multiple of mmRows) and table the
-// function that prepares mm's per-column table.
+// MatMulQ6K* tile of four columns (their pair-sum tables from
+// q6kPairSums32).
 type q6kKernels struct {
-	mv     func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	mm     func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
-	mmRows int
-	table  func(t []byte, x []quant.BlockQ8K, nb int)
+	mv func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	mm func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 }
 
 func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
@@ -118,7 +216,7 @@ func q6kTableBytes(nb int) int { return nb * 4 * 256 }
 
 // q6kPairSums32 fills t (q6kTableBytes(nb) bytes) for the four columns of
 // nb blocks at x: at byte (4b+c)·256, the int16 pair sums 32·(y[2i] +
-// y[2i+1]) of block b of column c, i < 128 (exact: |·| ≤ 8128).
+// y[2i+1]) of block b of column c, i < 128 (exact: |·| ≤ 8192 for any bytes).
 func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
 	for c := 0; c < 4; c++ {
 		for b := 0; b < nb; b++ {
@@ -126,20 +224,6 @@ func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
 			out := unsafe.Slice((*int16)(unsafe.Pointer(&t[(4*b+c)*256])), 128)
 			for i := range out {
 				out[i] = 32 * (int16(y[2*i]) + int16(y[2*i+1]))
-			}
-		}
-	}
-}
-
-// q6kSeeds32 fills t like q6kPairSums32 with the int32 sums -32·(y[4i] +
-// y[4i+1] + y[4i+2] + y[4i+3]), i < 64.
-func q6kSeeds32(t []byte, x []quant.BlockQ8K, nb int) {
-	for c := 0; c < 4; c++ {
-		for b := 0; b < nb; b++ {
-			y := &x[c*nb+b].Qs
-			out := unsafe.Slice((*int32)(unsafe.Pointer(&t[(4*b+c)*256])), 64)
-			for i := range out {
-				out[i] = -32 * (int32(y[4*i]) + int32(y[4*i+1]) + int32(y[4*i+2]) + int32(y[4*i+3]))
 			}
 		}
 	}
@@ -155,35 +239,25 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		return
 	}
 	groups := cols / 4
-	tb := q6kTableBytes(nb)
-	var tables []byte
-	if groups > 0 && rows >= k.mmRows {
-		var release func()
-		tables, release = prep.bytes(groups*tb, func(t []byte) {
+	if groups > 0 {
+		tb := q6kTableBytes(nb)
+		tables, release := prep.bytes(groups*tb, func(t []byte) {
 			for g := 0; g < groups; g++ {
-				k.table(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+				q6kPairSums32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
 			}
 		})
 		defer release()
+		chunk := max(1, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{}))))
+		for r0 := 0; r0 < rows; r0 += chunk {
+			n := min(chunk, rows-r0)
+			for g := 0; g < groups; g++ {
+				c := 4 * g
+				k.mm(&dst[c*ldd+r0], ldd, q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[g*tb]), n, nb)
+			}
+		}
 	}
-	chunk := max(k.mmRows, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{})))/k.mmRows*k.mmRows)
-	for r0 := 0; r0 < rows; r0 += chunk {
-		n := min(chunk, rows-r0)
-		tiled := n - n%k.mmRows
-		for g := 0; g < groups; g++ {
-			c := 4 * g
-			if tiled > 0 {
-				k.mm(&dst[c*ldd+r0], ldd, q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[g*tb]), tiled, nb)
-			}
-			if tiled < n {
-				for cc := c; cc < c+4; cc++ {
-					k.mv(&dst[cc*ldd+r0+tiled], q8Blocks(w[(r0+tiled)*nb:]), q8Blocks(x[cc*nb:]), n-tiled, nb)
-				}
-			}
-		}
-		for c := 4 * groups; c < cols; c++ {
-			k.mv(&dst[c*ldd+r0], q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), n, nb)
-		}
+	for c := 4 * groups; c < cols; c++ {
+		k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
 	}
 	canonNaNCols(dst, ldd, rows, cols)
 }

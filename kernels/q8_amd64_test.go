@@ -203,28 +203,37 @@ func TestQ6KQ8_0GuardPages(t *testing.T) {
 	})
 }
 
-// TestMatMulQ6KChunks makes the row chunks of MatMulQ6K as small as they
-// go, so that chunk edges fall inside the tiles' rows, and compares every
-// element with the generic dot.
-func TestMatMulQ6KChunks(t *testing.T) {
-	defer func(n int) { q6kChunkBytes = n }(q6kChunkBytes)
-	q6kChunkBytes = 1
+// TestMatMulChunks makes the row chunks of MatMulQ6K and MatMulQ8_0 as
+// small as they go (one row), so that chunk edges fall between every pair
+// of rows, and compares every element with the generic dot, for column
+// counts around the tile widths (2, 4 and 8).
+func TestMatMulChunks(t *testing.T) {
+	defer func(n, m int) { q6kChunkBytes, q80ChunkBytes = n, m }(q6kChunkBytes, q80ChunkBytes)
+	q6kChunkBytes, q80ChunkBytes = 1, 1
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(23, 24))
 		for _, nb := range []int{1, 2, 5} {
 			for _, rows := range []int{1, 2, 3, 7} {
-				for _, cols := range []int{3, 4, 6, 8} {
-					w, x := randQ6K(r, rows*nb), randQ8K(r, cols*nb)
+				for _, cols := range []int{2, 3, 4, 6, 8, 9, 17} {
 					ldd := rows + 1
-					dst := make([]float32, cols*ldd)
-					k.MatMulQ6K(dst, ldd, w, x, cols, nil)
-					for c := 0; c < cols; c++ {
-						for rr := 0; rr < rows; rr++ {
-							if got, want := dst[c*ldd+rr], dotQ6KGeneric(w[rr*nb:(rr+1)*nb], x[c*nb:(c+1)*nb]); !sameBits(got, want) {
-								t.Fatalf("nb=%d rows=%d cols=%d: [%d,%d] = %v, generic %v", nb, rows, cols, c, rr, got, want)
+					check := func(typ string, mm func([]float32), dot func(r, c int) float32) {
+						dst := make([]float32, cols*ldd)
+						mm(dst)
+						for c := 0; c < cols; c++ {
+							for rr := 0; rr < rows; rr++ {
+								if got, want := dst[c*ldd+rr], dot(rr, c); !sameBits(got, want) {
+									t.Fatalf("%s nb=%d rows=%d cols=%d: [%d,%d] = %v, generic %v", typ, nb, rows, cols, c, rr, got, want)
+								}
 							}
 						}
 					}
+					w6, x6 := randQ6K(r, rows*nb), randQ8K(r, cols*nb)
+					check("q6_K", func(dst []float32) { k.MatMulQ6K(dst, ldd, w6, x6, cols, nil) },
+						func(rr, c int) float32 { return dotQ6KGeneric(w6[rr*nb:(rr+1)*nb], x6[c*nb:(c+1)*nb]) })
+					nb8 := 4*nb + 1 // every tail length of the 4-block loops
+					w8, x8 := randQ8_0(r, rows*nb8), randQ8_0(r, cols*nb8)
+					check("q8_0", func(dst []float32) { k.MatMulQ8_0(dst, ldd, w8, x8, cols, nil) },
+						func(rr, c int) float32 { return dotQ8_0Generic(w8[rr*nb8:(rr+1)*nb8], x8[c*nb8:(c+1)*nb8]) })
 				}
 			}
 		}

@@ -24,6 +24,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVX2, MatVecQ5K: q5kAVX2.matVecOp, MatMulQ5K: q5kAVX2.matMul,
 			DotQ6K: q6kAVX2.dot, MatVecQ6K: q6kAVX2.matVec, MatMulQ6K: q6kAVX2.matMul,
 			DotQ8_0: q80AVX2.dot, MatVecQ8_0: q80AVX2.matVec, MatMulQ8_0: q80AVX2.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
@@ -31,6 +33,7 @@ var amd64Variants = []Variant{
 			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX2),
 			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX2),
 			DotF32:       dotF32(amd64.DotF32AVX2),
+			MatVecF16:    matVecF16(amd64.MatVecF16AVX2),
 			Axpy:         axpy(amd64.AxpyAVX2),
 			Scale:        amd64.ScaleAVX2,
 			Max:          amd64.MaxAVX2,
@@ -47,6 +50,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVXVNNI, MatVecQ5K: q5kAVXVNNI.matVecOp, MatMulQ5K: q5kAVXVNNI.matMul,
 			DotQ6K: q6kAVXVNNI.dot, MatVecQ6K: q6kAVXVNNI.matVec, MatMulQ6K: q6kAVXVNNI.matMul,
 			DotQ8_0: q80AVXVNNI.dot, MatVecQ8_0: q80AVXVNNI.matVec, MatMulQ8_0: q80AVXVNNI.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX2),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX2),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX2),
@@ -54,6 +59,7 @@ var amd64Variants = []Variant{
 			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX2),
 			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX2),
 			DotF32:       dotF32(amd64.DotF32AVX2),
+			MatVecF16:    matVecF16(amd64.MatVecF16AVX2),
 			Axpy:         axpy(amd64.AxpyAVX2),
 			Scale:        amd64.ScaleAVX2,
 			Max:          amd64.MaxAVX2,
@@ -68,6 +74,8 @@ var amd64Variants = []Variant{
 			DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
 			DotQ6K: q6kAVX512.dot, MatVecQ6K: q6kAVX512.matVec, MatMulQ6K: q6kAVX512.matMul,
 			DotQ8_0: q80AVX512.dot, MatVecQ8_0: q80AVX512.matVec, MatMulQ8_0: q80AVX512.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
@@ -75,6 +83,7 @@ var amd64Variants = []Variant{
 			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
 			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
 			DotF32:       dotF32(amd64.DotF32AVX512),
+			MatVecF16:    matVecF16(amd64.MatVecF16AVX512),
 			Axpy:         axpy(amd64.AxpyAVX512),
 			Scale:        amd64.ScaleAVX512,
 			Max:          amd64.MaxAVX512,
@@ -91,14 +100,15 @@ var amd64Variants = []Variant{
 		Name: "avx512vnni", Rank: 30,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI},
 		Yield: onAMD(map[string]string{
-			"DotQ6K":    q6kVNNISlower,
-			"MatVecQ6K": q6kVNNISlower,
+			"DotQ6K": q6kVNNISlower,
 		}),
 		Ops: Ops{
 			DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
 			DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
 			DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
 			DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
+			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
 			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
 			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
@@ -106,6 +116,7 @@ var amd64Variants = []Variant{
 			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
 			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
 			DotF32:       dotF32(amd64.DotF32AVX512),
+			MatVecF16:    matVecF16(amd64.MatVecF16AVX512),
 			Axpy:         axpy(amd64.AxpyAVX512),
 			Scale:        amd64.ScaleAVX512,
 			Max:          amd64.MaxAVX512,
@@ -118,10 +129,12 @@ var amd64Variants = []Variant{
 	},
 }
 
-// q6kVNNISlower is why avx512vnni yields its Q6_K dot and matvec to avx512
-// on AMD CPUs, the only ones it was measured on.
-const q6kVNNISlower = "AMD: its Q6_K kernel is slower than avx512's (Zen 5, 5 interleaved runs, medians [min]: " +
-	"dot in L1 9.13 [7.94] vs 7.05 [6.74] ns/256w, matvec 4096×4096 13.5 [10.2] vs 8.4 [5.7]; Zen 4 dot 29.2 vs 11.0)"
+// q6kVNNISlower is why avx512vnni yields its Q6_K dot to avx512 on AMD
+// CPUs, the only ones it was measured on. (Its matvec, which overlaps the
+// VPDPWSSD chains of consecutive rows, is the faster one.)
+const q6kVNNISlower = "AMD: its Q6_K dot (one row: VPDPWSSD latency chains) is slower than avx512's " +
+	"(Zen 5, min of 4-5 rounds, thread CPU time: 99-113 vs 90-100 ns per 4096 values; " +
+	"matvec 4096×4096 315 vs 340-365 µs, so MatVecQ6K stays avx512vnni)"
 
 // onAMD returns y on an AMD CPU and nil elsewhere: a choice by CPU family
 // for yields measured on AMD's cores only.
@@ -143,15 +156,25 @@ var (
 	q5kAVX512     = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512}
 	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI}
 
-	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2, mmRows: 1, table: q6kPairSums32}
-	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI, mmRows: 1, table: q6kPairSums32}
-	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, mmRows: 2, table: q6kPairSums32}
-	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, mmRows: 2, table: q6kSeeds32}
+	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
+	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
+	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512}
+	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI}
 
-	q80AVX2       = q80Kernel(amd64.MatVecQ8_0AVX2)
-	q80AVXVNNI    = q80Kernel(amd64.MatVecQ8_0AVXVNNI)
-	q80AVX512     = q80Kernel(amd64.MatVecQ8_0AVX512)
-	q80AVX512VNNI = q80Kernel(amd64.MatVecQ8_0AVX512VNNI)
+	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
+	// than a zmm tile on sign-extended words, see q8_0_amd64.s).
+	// Q4_0 and Q5_0: one AVX2 kernel each, for every variant.
+	q40 = legacyKernel[quant.BlockQ4_0](amd64.MatVecQ4_0AVX2)
+	q50 = legacyKernel[quant.BlockQ5_0](amd64.MatVecQ5_0AVX2)
+
+	q80AVX2 = q80Kernels{mv: amd64.MatVecQ8_0AVX2, mvp: amd64.MatVecQ8_0PackedAVX2, pack: amd64.PackQ8_0Sext,
+		mm: amd64.MatMulQ8_0AVX2, cols: 2}
+	q80AVXVNNI = q80Kernels{mv: amd64.MatVecQ8_0AVXVNNI, mvp: amd64.MatVecQ8_0PackedAVXVNNI, pack: amd64.PackQ8_0VNNI,
+		mm: amd64.MatMulQ8_0AVXVNNI, cols: 2, vnni: true}
+	q80AVX512 = q80Kernels{mv: amd64.MatVecQ8_0AVX512, mvp: amd64.MatVecQ8_0PackedAVX512, pack: amd64.PackQ8_0Sext,
+		mm: amd64.MatMulQ8_0AVX2, cols: 2}
+	q80AVX512VNNI = q80Kernels{mv: amd64.MatVecQ8_0AVX512VNNI, mvp: amd64.MatVecQ8_0PackedAVX512VNNI, pack: amd64.PackQ8_0VNNI,
+		mm: amd64.MatMulQ8_0AVX512VNNI, cols: 8, vnni: true}
 )
 
 // archVariants returns the amd64 assembly variants.

@@ -293,35 +293,31 @@ func rowsOf[W, X any](p *product, start, end int,
 	}
 }
 
-// float computes F32/F16 weight rows [start, end) with the kernels'
-// DotF32: one call per output element over a whole row, so the result does
-// not depend on the schedule (DotF32's order depends only on the length).
+// float computes F32/F16 weight rows [start, end): F32 with the kernels'
+// DotF32, one call per output element over a whole row, F16 with the fused
+// MatVecF16, so the result does not depend on the schedule (each element's
+// order depends only on the row length).
 func (p *product) float(start, end int) {
 	if p.c.exact {
 		p.floatExact(start, end)
 		return
 	}
-	dot := p.c.b.ops.DotF32
 	rows, cols := p.w.Rows, p.w.Cols
-	var wf []float32
-	var wh []quant.F16
-	var buf []float32
-	if p.w.Type == quant.F32 {
-		wf, _ = quant.AsF32(p.w.Data)
-	} else {
-		wh, _ = quant.AsF16(p.w.Data)
-		var b *scratch.Buf
-		buf, b = scratch.Float32s(cols)
-		defer b.Release()
-	}
-	for r := start; r < end; r++ {
-		var wr []float32
-		if wf != nil {
-			wr = wf[r*cols : (r+1)*cols]
-		} else {
-			wr = buf
-			quant.ToFloat32(buf, wh[r*cols:(r+1)*cols])
+	if p.w.Type == quant.FP16 {
+		// Fused: the kernel widens the binary16 weights as it multiplies
+		// (each element is the DotF32-like dot of its row, so the result
+		// does not depend on the schedule either).
+		wh, _ := quant.AsF16(p.w.Data)
+		mv := p.c.b.ops.MatVecF16
+		for t := 0; t < p.n; t++ {
+			mv(p.dst[t*rows+start:t*rows+end], wh[start*cols:end*cols], p.x[t*cols:(t+1)*cols])
 		}
+		return
+	}
+	dot := p.c.b.ops.DotF32
+	wf, _ := quant.AsF32(p.w.Data)
+	for r := start; r < end; r++ {
+		wr := wf[r*cols : (r+1)*cols]
 		for t := 0; t < p.n; t++ {
 			p.dst[t*rows+r] = dot(wr, p.x[t*cols:(t+1)*cols])
 		}

@@ -35,6 +35,17 @@ type blockQ8_0 struct {
 	qs [32]int8
 }
 
+type blockQ4_0 struct {
+	d  uint16
+	qs [16]byte
+}
+
+type blockQ5_0 struct {
+	d  uint16
+	qh [4]byte
+	qs [16]byte
+}
+
 // Mirrors maps the quant type name of each mirrored block to a zero value of
 // its mirror, for the layout test in package kernels.
 var Mirrors = map[string]any{
@@ -43,4 +54,6 @@ var Mirrors = map[string]any{
 	"BlockQ6K":  blockQ6K{},
 	"BlockQ8K":  blockQ8K{},
 	"BlockQ8_0": blockQ8_0{},
+	"BlockQ4_0": blockQ4_0{},
+	"BlockQ5_0": blockQ5_0{},
 }

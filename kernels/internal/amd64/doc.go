@@ -10,6 +10,8 @@
 package amd64
 
 // q4k_amd64.s and q5k_amd64.s are written by kqgen (see kqgen/main.go for
-// why a generator); `make gencheck` checks that they are up to date.
+// why a generator), q8_0_amd64.s and q6k_amd64.s by simdgen; `make
+// gencheck` (and simdgen's test) check that they are up to date.
 //
 //go:generate go run ./kqgen
+//go:generate go run ./simdgen

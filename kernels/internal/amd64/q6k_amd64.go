@@ -4,16 +4,18 @@ package amd64
 
 import "unsafe"
 
-// Q6_K · Q8_K row kernels (q6k_amd64.s). w points at quant.BlockQ6K
-// blocks (210 bytes), x at quant.BlockQ8K blocks (292 bytes); a row or
-// column holds nb blocks. Every dot is computed in exactly the order of
-// kernels.dotQ6KGeneric, their Go twin (bit-identical results). Callers
-// check every length; the kernels check nothing and read or write nothing
-// beyond what each doc states. nb == 0 reads no blocks (the dots are +0).
+// Q6_K · Q8_K kernels (q6k_amd64.s, written by simdgen). w points at
+// quant.BlockQ6K blocks (210 bytes), x at quant.BlockQ8K blocks (292
+// bytes); a row or column holds nb blocks. Every dot is computed in exactly
+// the order of kernels.dotQ6KGeneric, their Go twin (bit-identical results,
+// except that a NaN may carry another payload), for every byte pattern of
+// either side. Callers check every length; the kernels check nothing and
+// read or write nothing beyond what each doc states. nb == 0 reads no
+// blocks (the dots are +0).
 
 // MatVecQ6KAVX2 sets dst[r] = dot(w[r·nb:(r+1)·nb], x[:nb]) for r < rows,
-// reading w[:rows·nb] and x[:nb] and writing dst[:rows]. It needs AVX2 and
-// F16C.
+// reading w[:rows·nb] and x[:nb] and writing dst[:rows], one row at a time.
+// It needs AVX2 and F16C.
 //
 //go:noescape
 func MatVecQ6KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
@@ -50,16 +52,13 @@ func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 
-// MatMulQ6KAVX512 is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW and VL,
-// two rows at a time: rows must be even. t is as for MatMulQ6KAVX2.
+// MatMulQ6KAVX512 is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW and VL.
 //
 //go:noescape
 func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
 
-// MatMulQ6KAVX512VNNI is MatMulQ6KAVX512 for CPUs with AVX-512 VNNI,
-// except that t holds, per block b and column c at byte (4b+c)·256, the 64
-// int32 sums -32·(y[4i] + y[4i+1] + y[4i+2] + y[4i+3]) (kernels.q6kSeeds32
-// fills it).
+// MatMulQ6KAVX512VNNI is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW, VL and
+// VNNI.
 //
 //go:noescape
 func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
