@@ -29,7 +29,7 @@
 // dst[r] = Σ_i f16(w[r·n + i])·x[i] for r < rows and i < n, reassociated and
 // fused. Twin: kernels.matVecF16Generic.
 //
-// Requires: AVX2, F16C
+// Requires: AVX2, FMA3, F16C
 TEXT ·MatVecF16AVX2(SB), NOSPLIT, $0-40
 #define ACC0   Y0  // sums
 #define ACC1   Y1  // sums
@@ -134,7 +134,7 @@ matVecF16AVX2_ret:
 // dst[r] = Σ_i f16(w[r·n + i])·x[i] for r < rows and i < n, reassociated and
 // fused. Twin: kernels.matVecF16Generic.
 //
-// Requires: AVX512F, AVX512BW, AVX512VL, F16C
+// Requires: AVX512F
 TEXT ·MatVecF16AVX512(SB), NOSPLIT, $0-40
 #define ACC0   Z0  // sums
 #define ACC1   Z1  // sums

@@ -27,7 +27,7 @@ func f16File(g *gen) {
 #define N    CX // values left in the row
 // AX: scratch.
 `)
-	for _, v := range []isa{avx2, avx512} {
+	for _, v := range []isa{{name: "AVX2", req: "AVX2, FMA3, F16C"}, {name: "AVX512", zmm: true, req: "AVX512F"}} {
 		g.v = v
 		f16MatVec(g)
 	}

@@ -31,18 +31,25 @@ type isa struct {
 	name string // routine suffix: AVX2, AVXVNNI, AVX512, AVX512VNNI
 	zmm  bool   // AVX-512: 512-bit vectors and 32 registers
 	vnni bool   // VPDPBUSD / VPDPWSSD
+	req  string // the features, when not those of the quantized kernels
 }
 
 var (
-	avx2       = isa{"AVX2", false, false}
-	avxvnni    = isa{"AVXVNNI", false, true}
-	avx512     = isa{"AVX512", true, false}
-	avx512vnni = isa{"AVX512VNNI", true, true}
+	avx2       = isa{name: "AVX2"}
+	avxvnni    = isa{name: "AVXVNNI", vnni: true}
+	avx512     = isa{name: "AVX512", zmm: true}
+	avx512vnni = isa{name: "AVX512VNNI", zmm: true, vnni: true}
 	allISAs    = []isa{avx2, avxvnni, avx512, avx512vnni}
+
+	// The float32 kernels' variants: FMA instead of F16C.
+	fmaAVX2   = isa{name: "AVX2", req: "AVX2, FMA3"}
+	fmaAVX512 = isa{name: "AVX512", zmm: true, req: "AVX512F"}
 )
 
 func (v isa) requires() string {
 	switch {
+	case v.req != "":
+		return v.req
 	case !v.zmm && !v.vnni:
 		return "AVX2, F16C"
 	case !v.zmm:
@@ -62,6 +69,7 @@ var files = []struct {
 	{"q6k_amd64.s", q6File},
 	{"legacy_amd64.s", legacyFile},
 	{"f16_amd64.s", f16File},
+	{"f32_amd64.s", f32File},
 }
 
 func main() {

@@ -1,0 +1,324 @@
+//go:build !purego
+
+// ExpSum: dst[i] = exp(x[i] − sub) and the sum of those values, for AVX2 and
+// AVX-512. Mirrors kernels.expSumGeneric: every dst[i] has the bits of
+// Exp32(x[i]−sub); !!! the sum is reassociated (vector accumulators).
+//
+// The exp follows Exp32 step by step with separate multiplies and adds (no
+// FMA): clamp, n = floor(x·log2e + 0.5), r = (x − n·ln2Hi) − n·ln2Lo, the
+// degree-5 Horner polynomial, p·r² + r + 1, scaling by 2^n. Exp32 computes
+// floor(t + 0.5) in float64; in float32 the add can round up to the next
+// integer (t = 0.5 − 2^-25), so AVX2 adds the 0.5 as a comparison on the
+// exact fraction t − floor(t), and AVX-512 adds it rounding down (RD_SAE),
+// both of which give the float64 result. Exp32 scales by 2^n with one
+// rounding (ldexp32 splits n so that the first multiply is exact); AVX2 does
+// the same with n = (n>>1) + (n − n>>1), AVX-512 with VSCALEFPS, which
+// rounds once too. So the values match Exp32 bit for bit.
+//
+// !!! Hand-written, not generated (simdgen writes the other float32
+// kernels): the two forms round differently on purpose, step by step, so
+// they are two bodies rather than one with the width as a parameter.
+//
+// Tails: AVX2 runs the last len%8 elements through the vector code from a
+// stack buffer; AVX-512 uses a lane mask.
+//
+// Requires: AVX2, FMA3 (ExpSumAVX2); AVX512F (ExpSumAVX512).
+
+#include "textflag.h"
+
+// f32Tab: one 32-byte row (eight copies) per constant, for ymm memory
+// operands; the AVX-512 code reads a row's first four bytes with .BCST.
+#define F32ROW(off, q) DATA ·f32Tab<>+off(SB)/8, $q; DATA ·f32Tab<>+off+8(SB)/8, $q; DATA ·f32Tab<>+off+16(SB)/8, $q; DATA ·f32Tab<>+off+24(SB)/8, $q
+
+F32ROW(0, 0x3fb8aa3b3fb8aa3b)   // log2e      1.442695
+F32ROW(32, 0x3f0000003f000000)  // 0.5
+F32ROW(64, 0x3f8000003f800000)  // 1.0
+F32ROW(96, 0x3f3180003f318000)  // ln2Hi      0.693359375
+F32ROW(128, 0xb95e8083b95e8083) // ln2Lo     -2.1219444e-4
+F32ROW(160, 0x3950696739506967) // c0         1.9875691e-4
+F32ROW(192, 0x3ab743ce3ab743ce) // c1         1.3981999e-3
+F32ROW(224, 0x3c0889083c088908) // c2         8.333452e-3
+F32ROW(256, 0x3d2aa9c13d2aa9c1) // c3         4.1665796e-2
+F32ROW(288, 0x3e2aaaaa3e2aaaaa) // c4         0.16666666
+F32ROW(320, 0x3f0000003f000000) // c5         0.5 (5.0000001201e-1 rounded)
+F32ROW(352, 0x42b1721842b17218) // expMaxArg  88.72283935546875
+F32ROW(384, 0xc2cff1b5c2cff1b5) // expMinArg -103.97208404541015625
+F32ROW(416, 0x7f8000007f800000) // +Inf
+F32ROW(448, 0xff800000ff800000) // -Inf
+F32ROW(480, 0x0000007f0000007f) // 127 (int32 exponent bias)
+F32ROW(512, 0xffffffffffffffff) // lane mask: 8 lanes on …
+F32ROW(544, 0x0000000000000000) // … then 8 off (tail masks at 512+4·(8−k))
+GLOBL ·f32Tab<>(SB), RODATA|NOPTR, $576
+
+#define LOG2E ·f32Tab<>+0(SB)
+#define HALF ·f32Tab<>+32(SB)
+#define ONE ·f32Tab<>+64(SB)
+#define LN2HI ·f32Tab<>+96(SB)
+#define LN2LO ·f32Tab<>+128(SB)
+#define C0 ·f32Tab<>+160(SB)
+#define C1 ·f32Tab<>+192(SB)
+#define C2 ·f32Tab<>+224(SB)
+#define C3 ·f32Tab<>+256(SB)
+#define C4 ·f32Tab<>+288(SB)
+#define C5 ·f32Tab<>+320(SB)
+#define MAXARG ·f32Tab<>+352(SB)
+#define MINARG ·f32Tab<>+384(SB)
+#define POSINF ·f32Tab<>+416(SB)
+#define NEGINF ·f32Tab<>+448(SB)
+#define BIAS ·f32Tab<>+480(SB)
+
+// Registers shared by the routines below.
+#define A_PTR SI // x
+#define B_PTR DI // dst
+#define N CX     // elements left
+#define TMP AX
+
+// ---------------------------------------------------------------------------
+// ExpSum. EXP8 sets P = Exp32(V) lane by lane for 8 lanes; R, N and T are
+// scratch. V is left unchanged.
+#define EXP8(V, R, P, N, T) \
+	VMAXPS    MINARG, V, R  /* R = max(v, minArg); a NaN v gives minArg */ ; \
+	VMINPS    MAXARG, R, R  /* clamped, so n stays in −150..128 */ ; \
+	VMULPS    LOG2E, R, P   /* t = v·log2e */ ; \
+	VROUNDPS  $1, P, N      /* floor(t) */ ; \
+	VSUBPS    N, P, P       /* t − floor(t), exact */ ; \
+	VCMPPS    $0x0d, HALF, P, P /* ≥ 0.5 (GE_OS) */ ; \
+	VANDPS    ONE, P, P ; \
+	VADDPS    P, N, N       /* n = floor(t + 0.5) */ ; \
+	VMULPS    LN2HI, N, T   /* exact */ ; \
+	VSUBPS    T, R, R       /* r = v − n·ln2Hi */ ; \
+	VMULPS    LN2LO, N, T ; \
+	VSUBPS    T, R, R       /* r −= n·ln2Lo */ ; \
+	VMULPS    C0, R, P ; \
+	VADDPS    C1, P, P ; \
+	VMULPS    R, P, P ; \
+	VADDPS    C2, P, P ; \
+	VMULPS    R, P, P ; \
+	VADDPS    C3, P, P ; \
+	VMULPS    R, P, P ; \
+	VADDPS    C4, P, P ; \
+	VMULPS    R, P, P ; \
+	VADDPS    C5, P, P      /* P(r), Horner */ ; \
+	VMULPS    R, R, T ; \
+	VMULPS    T, P, P       /* P(r)·r² */ ; \
+	VADDPS    R, P, P ; \
+	VADDPS    ONE, P, P     /* e^r */ ; \
+	VCVTPS2DQ N, N          /* n, exact */ ; \
+	VPSRAD    $1, N, T      /* a = n>>1 */ ; \
+	VPSUBD    T, N, N       /* b = n − a; both in −75..64 */ ; \
+	VPADDD    BIAS, T, T ; \
+	VPSLLD    $23, T, T     /* 2^a */ ; \
+	VPADDD    BIAS, N, N ; \
+	VPSLLD    $23, N, N     /* 2^b */ ; \
+	VMULPS    T, P, P       /* exact: a normal result */ ; \
+	VMULPS    N, P, P       /* the one rounding of p·2^n */ ; \
+	VCMPPS    $0x1e, MAXARG, V, T /* v > maxArg (GT_OQ) */ ; \
+	VBLENDVPS T, POSINF, P, P ; \
+	VCMPPS    $0x11, MINARG, V, T /* v < minArg (LT_OQ) */ ; \
+	VANDNPS   P, T, P ; \
+	VCMPPS    $0x03, V, V, T /* NaN */ ; \
+	VBLENDVPS T, V, P, P
+
+#define ES_SUB Y15
+#define ES_ACC0 Y14
+#define ES_ACC1 Y13
+
+// func ExpSumAVX2(dst, x []float32, sub float32) float32
+TEXT ·ExpSumAVX2(SB), NOSPLIT, $32-60
+	MOVQ         dst_base+0(FP), B_PTR
+	MOVQ         x_base+24(FP), A_PTR
+	MOVQ         x_len+32(FP), N
+	VBROADCASTSS sub+48(FP), ES_SUB
+	VXORPS       ES_ACC0, ES_ACC0, ES_ACC0
+	VXORPS       ES_ACC1, ES_ACC1, ES_ACC1
+	CMPQ         N, $16
+	JB           expsumavx2_by8
+
+	PCALIGN $32
+
+expsumavx2_loop16:
+	VMOVUPS (A_PTR), Y0
+	VMOVUPS 32(A_PTR), Y6
+	VSUBPS  ES_SUB, Y0, Y0
+	VSUBPS  ES_SUB, Y6, Y6
+	EXP8(Y0, Y1, Y2, Y3, Y4)
+	EXP8(Y6, Y7, Y8, Y9, Y10)
+	VMOVUPS Y2, (B_PTR)
+	VMOVUPS Y8, 32(B_PTR)
+	VADDPS  Y2, ES_ACC0, ES_ACC0
+	VADDPS  Y8, ES_ACC1, ES_ACC1
+	ADDQ    $64, A_PTR
+	ADDQ    $64, B_PTR
+	SUBQ    $16, N
+	CMPQ    N, $16
+	JAE     expsumavx2_loop16
+
+expsumavx2_by8:
+	CMPQ    N, $8
+	JB      expsumavx2_tail
+	VMOVUPS (A_PTR), Y0
+	VSUBPS  ES_SUB, Y0, Y0
+	EXP8(Y0, Y1, Y2, Y3, Y4)
+	VMOVUPS Y2, (B_PTR)
+	VADDPS  Y2, ES_ACC0, ES_ACC0
+	ADDQ    $32, A_PTR
+	ADDQ    $32, B_PTR
+	SUBQ    $8, N
+
+expsumavx2_tail:
+	// The last N < 8 values go through the same vector code from a
+	// zeroed stack buffer; the lanes past N are masked out of the sum and
+	// not copied back.
+	TESTQ   N, N
+	JZ      expsumavx2_reduce
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, 0(SP)
+	XORQ    TMP, TMP
+
+expsumavx2_tailin:
+	MOVL    (A_PTR)(TMP*4), DX
+	MOVL    DX, 0(SP)(TMP*4)
+	INCQ    TMP
+	CMPQ    TMP, N
+	JB      expsumavx2_tailin
+	VMOVUPS 0(SP), Y0
+	VSUBPS  ES_SUB, Y0, Y0
+	EXP8(Y0, Y1, Y2, Y3, Y4)
+	LEAQ    ·f32Tab<>+544(SB), DX
+	MOVQ    N, TMP
+	SHLQ    $2, TMP
+	SUBQ    TMP, DX             // the mask row shifted so that lanes < N are on
+	VANDPS  (DX), Y2, Y2
+	VADDPS  Y2, ES_ACC0, ES_ACC0
+	VMOVUPS Y2, 0(SP)
+	XORQ    TMP, TMP
+
+expsumavx2_tailout:
+	MOVL 0(SP)(TMP*4), DX
+	MOVL DX, (B_PTR)(TMP*4)
+	INCQ TMP
+	CMPQ TMP, N
+	JB   expsumavx2_tailout
+
+expsumavx2_reduce:
+	VADDPS       ES_ACC1, ES_ACC0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// EXP16 is EXP8 for 16 lanes (R, N, T scratch); ZHALF must hold 0.5 in
+// every lane, and K2 is scratch. n = floor(t + 0.5) comes from an add rounded down, which never
+// crosses an integer; VSCALEFPS scales with one rounding.
+#define EXP16(V, R, P, N, T, ZHALF) \
+	VMAXPS.BCST     MINARG, V, R ; \
+	VMINPS.BCST     MAXARG, R, R ; \
+	VMULPS.BCST     LOG2E, R, P   /* t */ ; \
+	VADDPS.RD_SAE   ZHALF, P, P   /* t + 0.5, rounded down */ ; \
+	VRNDSCALEPS     $1, P, N      /* n = floor(t + 0.5) */ ; \
+	VMULPS.BCST     LN2HI, N, P ; \
+	VSUBPS          P, R, R ; \
+	VMULPS.BCST     LN2LO, N, P ; \
+	VSUBPS          P, R, R       /* r */ ; \
+	VBROADCASTSS    C0, P ; \
+	VMULPS          R, P, P ; \
+	VADDPS.BCST     C1, P, P ; \
+	VMULPS          R, P, P ; \
+	VADDPS.BCST     C2, P, P ; \
+	VMULPS          R, P, P ; \
+	VADDPS.BCST     C3, P, P ; \
+	VMULPS          R, P, P ; \
+	VADDPS.BCST     C4, P, P ; \
+	VMULPS          R, P, P ; \
+	VADDPS.BCST     C5, P, P ; \
+	VMULPS          R, R, T ; \
+	VMULPS          T, P, P       /* P(r)·r² */ ; \
+	VADDPS          R, P, P ; \
+	VADDPS.BCST     ONE, P, P ; \
+	VSCALEFPS       N, P, P       /* p·2^n, one rounding */ ; \
+	VCMPPS.BCST     $0x1e, MAXARG, V, K2 ; \
+	VBROADCASTSS    POSINF, K2, P ; \
+	VCMPPS.BCST     $0x11, MINARG, V, K2 ; \
+	VPXORD          P, P, K2, P ; \
+	VCMPPS          $0x03, V, V, K2 ; \
+	VMOVAPS         V, K2, P
+
+#define ES5_SUB Z15
+#define ES5_HALF Z14
+#define ES5_ACC0 Z13
+#define ES5_ACC1 Z12
+
+// func ExpSumAVX512(dst, x []float32, sub float32) float32
+TEXT ·ExpSumAVX512(SB), NOSPLIT, $0-60
+	MOVQ         dst_base+0(FP), B_PTR
+	MOVQ         x_base+24(FP), A_PTR
+	MOVQ         x_len+32(FP), N
+	VBROADCASTSS sub+48(FP), ES5_SUB
+	VBROADCASTSS HALF, ES5_HALF
+	VPXORD       ES5_ACC0, ES5_ACC0, ES5_ACC0
+	VPXORD       ES5_ACC1, ES5_ACC1, ES5_ACC1
+	CMPQ         N, $32
+	JB           expsumavx512_by16
+
+	PCALIGN $32
+
+expsumavx512_loop32:
+	VMOVUPS (A_PTR), Z0
+	VMOVUPS 64(A_PTR), Z4
+	VSUBPS  ES5_SUB, Z0, Z0
+	VSUBPS  ES5_SUB, Z4, Z4
+	EXP16(Z0, Z1, Z2, Z3, Z8, ES5_HALF)
+	EXP16(Z4, Z5, Z6, Z7, Z9, ES5_HALF)
+	VMOVUPS Z2, (B_PTR)
+	VMOVUPS Z6, 64(B_PTR)
+	VADDPS  Z2, ES5_ACC0, ES5_ACC0
+	VADDPS  Z6, ES5_ACC1, ES5_ACC1
+	ADDQ    $128, A_PTR
+	ADDQ    $128, B_PTR
+	SUBQ    $32, N
+	CMPQ    N, $32
+	JAE     expsumavx512_loop32
+
+expsumavx512_by16:
+	CMPQ    N, $16
+	JB      expsumavx512_tail
+	VMOVUPS (A_PTR), Z0
+	VSUBPS  ES5_SUB, Z0, Z0
+	EXP16(Z0, Z1, Z2, Z3, Z8, ES5_HALF)
+	VMOVUPS Z2, (B_PTR)
+	VADDPS  Z2, ES5_ACC0, ES5_ACC0
+	ADDQ    $64, A_PTR
+	ADDQ    $64, B_PTR
+	SUBQ    $16, N
+
+expsumavx512_tail:
+	TESTQ     N, N
+	JZ        expsumavx512_reduce
+	MOVL      $1, TMP
+	SHLL      CX, TMP
+	DECL      TMP
+	KMOVW     TMP, K1
+	VMOVUPS.Z (A_PTR), K1, Z0
+	VSUBPS    ES5_SUB, Z0, Z0
+	EXP16(Z0, Z1, Z2, Z3, Z8, ES5_HALF)
+	VMOVUPS   Z2, K1, (B_PTR)
+	VADDPS    Z2, ES5_ACC1, K1, ES5_ACC1
+
+expsumavx512_reduce:
+	VADDPS        ES5_ACC1, ES5_ACC0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $1, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	VMOVSS        X0, ret+56(FP)
+	VZEROUPPER
+	RET
