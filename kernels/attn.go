@@ -157,11 +157,26 @@ func exactWeightedF16Generic(o []float32, hd int, pt []float32, rs int, v []quan
 func dotRowsF16Generic(dst, q []float32, k []quant.F16, ldk int) {
 	checkDotRows(dst, q, len(k), ldk)
 	t := quant.F16Table()
-	row := make([]float32, len(q))
 	for j := range dst {
-		for d, h := range k[j*ldk : j*ldk+len(q)] {
-			row[d] = t.At(h)
-		}
-		dst[j] = dotF32Generic(q, row)
+		dst[j] = dotF16RowGeneric(t, q, k[j*ldk:j*ldk+len(q)])
 	}
+}
+
+// dotF16RowGeneric is dotF32Generic with b widened from binary16 as it is
+// read (the same products in the same order, so the same bits).
+func dotF16RowGeneric(t quant.F16Lookup, a []float32, b []quant.F16) float32 {
+	var p0, p1, p2, p3 float32
+	n := len(a)
+	b = b[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		p0 += a[i] * t.At(b[i])
+		p1 += a[i+1] * t.At(b[i+1])
+		p2 += a[i+2] * t.At(b[i+2])
+		p3 += a[i+3] * t.At(b[i+3])
+	}
+	for ; i < n; i++ {
+		p0 += a[i] * t.At(b[i])
+	}
+	return (p0 + p1) + (p2 + p3)
 }
