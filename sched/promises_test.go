@@ -450,11 +450,16 @@ func TestConfigureHardware(t *testing.T) {
 	t.Log(h.Name(), ds[0])
 }
 
-// TestJoinWait: with WithJoinWait a helper executes a chunk of every
-// parallel region, however small; the regions still cover their ranges.
+// TestJoinWait: with WithJoinWait the caller of every parallel region
+// waits for a helper to claim a chunk, however small the region, and goes
+// on alone only after the wait has run out; the regions still cover their
+// ranges. (On a machine so loaded that a woken helper's thread does not run
+// for the whole wait, which happens under an emulator, a region may be the
+// caller's alone: then its wall time must show the full wait.)
 func TestJoinWait(t *testing.T) {
 	var ev events
-	p := newTestPool(t, 2, WithJoinWait(2*time.Second), WithTrace(ev.sink))
+	const wait = 2 * time.Second
+	p := newTestPool(t, 2, WithJoinWait(wait), WithTrace(ev.sink))
 	for range 200 {
 		var rs ranges
 		p.ForRange(8, 1, rs.add)
@@ -465,10 +470,17 @@ func TestJoinWait(t *testing.T) {
 		}
 		checkCounts(t, "join wait For", counts)
 	}
+	alone := 0
 	for _, r := range ev.regions() {
 		if r.Chunks == r.CallerChunks {
-			t.Fatalf("no helper chunk despite the join wait: %v", r)
+			if r.Wall < wait {
+				t.Fatalf("no helper chunk, and the caller did not wait %v: %v", wait, r)
+			}
+			alone++
 		}
+	}
+	if alone > 0 {
+		t.Logf("%d of %d regions ran on the caller alone after the full %v wait (a starved helper)", alone, len(ev.regions()), wait)
 	}
 	if _, err := NewPool(WithJoinWait(-1)); err == nil {
 		t.Fatal("negative join wait accepted")

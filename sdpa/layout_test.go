@@ -48,6 +48,34 @@ func TestLayouts(t *testing.T) {
 		{Batch: 2, Heads: 3, KVHeads: 1, SeqQ: 3, SeqKV: 9, HeadDim: 5},
 	}
 	ss := append(schedules(t), sched.Sequential)
+	if testing.Short() {
+		shapes[1].SeqQ, shapes[1].SeqKV = 8, 300 // still two K/V blocks (kvBlock)
+		// Layouts, not schedules, are under test here (the schedule tests
+		// cover every schedule): in -short, the race detector's and the
+		// emulator's mode, one of each kind of schedule.
+		all := ss
+		ss = nil
+		for _, s := range all {
+			switch s := s.(type) {
+			case reverseSchedule:
+				if s.chunk == 3 {
+					ss = append(ss, s)
+				}
+			case goSchedule:
+				if s.chunk == 5 {
+					ss = append(ss, s)
+				}
+			case loopSchedule:
+				if s.name == "workstealing" && s.chunk == 3 {
+					ss = append(ss, s)
+				}
+			default:
+				if s == sched.Sequential || s == sched.Hardware() {
+					ss = append(ss, s)
+				}
+			}
+		}
+	}
 	for si, sh := range shapes {
 		for _, mode := range []Mode{Exact, Fast} {
 			for _, capacity := range []int{0, sh.SeqKV + 3} {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/corelane/corelane/internal/refdata"
+	"github.com/corelane/corelane/internal/testexec"
 	"github.com/corelane/corelane/sched"
 	"github.com/corelane/corelane/sdpa"
 	"github.com/corelane/corelane/spi"
@@ -125,11 +126,13 @@ func schedules() []sched.Schedule { return []sched.Schedule{sched.Sequential, sc
 
 // variantsToRun is every kernel variant; with -short the best and
 // generic, and under the race detector (which makes the kernels' Go
-// twins, and so the whole matrix, many times slower) the best alone.
+// twins, and so the whole matrix, many times slower) or an emulator (the
+// arm64 tests under qemu, where the purego build runs generic and parity
+// checks every variant op by op) the best alone.
 func variantsToRun() []string {
 	v := spi.Variants()
 	switch {
-	case raceEnabled:
+	case raceEnabled, testexec.Emulated():
 		return v[:1]
 	case testing.Short() && len(v) > 2:
 		return []string{v[0], v[len(v)-1]}

@@ -31,3 +31,8 @@ func Command(name string, args ...string) *exec.Cmd {
 	}
 	return exec.Command(name, args...)
 }
+
+// Emulated reports whether the test binary runs under a user-mode emulator
+// (EmulatorEnv is set), where it is an order of magnitude slower than on
+// hardware: tests may then trim sweeps that another run covers.
+func Emulated() bool { return os.Getenv(EmulatorEnv) != "" }
