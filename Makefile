@@ -83,7 +83,8 @@ gencheck:
 	cd kernels/internal/amd64 && $(GO) generate
 	@git diff --exit-code --stat -- kernels/internal/amd64 || { echo "gencheck: generated assembly is out of date: run go generate in kernels/internal/amd64 and commit"; exit 1; }
 
-# Cross-compile the tests for arm64 and run them under qemu-user for every
-# arm64 variant and for -tags purego.
+# Cross-compile the tests for arm64 and run them under qemu-user: every
+# package with the default arm64 variant and with -tags purego, kernels, spi
+# and sdpa with every arm64 variant (scripts/test-arm64 says more).
 test-arm64:
 	./scripts/test-arm64
