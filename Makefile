@@ -84,7 +84,8 @@ gencheck:
 	@git diff --exit-code --stat -- kernels/internal/amd64 || { echo "gencheck: generated assembly is out of date: run go generate in kernels/internal/amd64 and commit"; exit 1; }
 
 # Cross-compile the tests for arm64 and run them under qemu-user: every
-# package with the default arm64 variant and with -tags purego, kernels, spi
-# and sdpa with every arm64 variant (scripts/test-arm64 says more).
+# package with the default arm64 variant, kernels and sdpa with every arm64
+# variant, the pure-Go float packages with -tags purego (scripts/test-arm64
+# says more).
 test-arm64:
 	./scripts/test-arm64
