@@ -424,21 +424,22 @@ func TestF16KernelsVariants(t *testing.T) {
 							t.Fatalf("exactScoresF16Generic differs")
 						}
 					}
+					// DotRowsF16 returns the variant's DotRows bits on the
+					// widened K (Fast AttentionF16 promises Fast Attention's
+					// bits on widened K/V), raw bit patterns included, and
+					// is a dot.
+					q := attnVec(r, hd, 1, false)
+					same := make([]float32, n)
+					ops.DotRows(same, q, kw, ld)
+					got, check := attnGuardedOut(t, make([]float32, n))
+					ops.DotRowsF16(got, q, k16, ld)
+					check()
+					if !sameBits32(got, same) {
+						t.Fatalf("%s: DotRowsF16 hd=%d n=%d raw=%v differs from DotRows on the widened K", name, hd, n, raw)
+					}
 					if !raw {
-						// DotRowsF16 returns the variant's DotRows bits on the
-						// widened K (Fast AttentionF16 promises Fast
-						// Attention's bits on widened K/V), and is a dot.
-						q := attnVec(r, hd, 1, false)
-						same := make([]float32, n)
-						ops.DotRows(same, q, kw, ld)
 						want := make([]float32, n)
 						dotRowsGeneric(want, q, kw, ld)
-						got, check := attnGuardedOut(t, make([]float32, n))
-						ops.DotRowsF16(got, q, k16, ld)
-						check()
-						if !sameBits32(got, same) {
-							t.Fatalf("%s: DotRowsF16 hd=%d n=%d differs from DotRows on the widened K", name, hd, n)
-						}
 						for j := range got {
 							if d := math.Abs(float64(got[j] - want[j])); d > float64(hd)*0x1p-22 {
 								t.Fatalf("%s: DotRowsF16 hd=%d n=%d: dot %d = %g, want %g", name, hd, n, j, got[j], want[j])
