@@ -75,6 +75,15 @@ func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32
 }
 
 func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
+	softmaxColsWith(st, lim, scale, Exp)
+}
+
+func softmaxColsGeneric(st []float32, lim []int32, scale float32) {
+	softmaxColsWith(st, lim, scale, Exp32)
+}
+
+// softmaxColsWith is ExactSoftmax with exp for the exponential.
+func softmaxColsWith(st []float32, lim []int32, scale float32, exp func(float32) float32) {
 	rs := len(lim)
 	n := checkSoftmax(st, lim)
 	negInf := float32(math.Inf(-1))
@@ -99,7 +108,7 @@ func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
 		}
 		var sum float32
 		for j := range n {
-			e := Exp(st[j*rs+r] - m)
+			e := exp(st[j*rs+r] - m)
 			st[j*rs+r] = e
 			sum += e
 		}

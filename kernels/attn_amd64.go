@@ -130,6 +130,15 @@ func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
 	amd64.ExactSoftmaxAVX512(&st[0], len(lim), &lim[0], scale, n)
 }
 
+func softmaxColsAVX512(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%16 != 0 || n == 0 {
+		softmaxColsGeneric(st, lim, scale)
+		return
+	}
+	amd64.SoftmaxColsAVX512(&st[0], len(lim), &lim[0], scale, n)
+}
+
 func f16Ptr(x []quant.F16) *uint16 { return (*uint16)(&x[0]) }
 
 func exactScoresF16AVX512(st, qt []float32, rs int, k []quant.F16, ldk int) {

@@ -307,6 +307,7 @@ func TestAttnKernelBounds(t *testing.T) {
 			func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) },
 			func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) },
 			func() { ops.ExactSoftmax(make([]float32, 17), make([]int32, 16), 1) },
+			func() { ops.SoftmaxCols(make([]float32, 17), make([]int32, 16), 1) },
 		} {
 			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
 				defer func() {
@@ -320,38 +321,82 @@ func TestAttnKernelBounds(t *testing.T) {
 	}
 }
 
+// TestExactSoftmaxVariants: ExactSoftmax and SoftmaxCols (the same with
+// Exp32) return their generic twins' bits on every variant.
 func TestExactSoftmaxVariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	for name, ops := range attnVariants(t) {
-		for _, rs := range []int{1, 5, 16, 32} {
-			for _, n := range []int{0, 1, 2, 17, 300} {
-				for _, kind := range []string{"rand", "special", "peaked", "masked"} {
-					mag := float32(3)
-					if kind == "peaked" {
-						mag = 200
-					}
-					st := attnVec(r, n*rs, mag, kind == "special")
-					if kind == "masked" {
-						for i := range st {
-							if r.IntN(3) > 0 {
-								st[i] = float32(math.Inf(-1))
+	for variant, ops := range attnVariants(t) {
+		for _, k := range []struct {
+			name      string
+			got, want func(st []float32, lim []int32, scale float32)
+		}{{"ExactSoftmax", ops.ExactSoftmax, exactSoftmaxGeneric}, {"SoftmaxCols", ops.SoftmaxCols, softmaxColsGeneric}} {
+			name := variant + "/" + k.name
+			for _, rs := range []int{1, 5, 16, 32} {
+				for _, n := range []int{0, 1, 2, 17, 300} {
+					for _, kind := range []string{"rand", "special", "peaked", "masked"} {
+						mag := float32(3)
+						if kind == "peaked" {
+							mag = 200
+						}
+						st := attnVec(r, n*rs, mag, kind == "special")
+						if kind == "masked" {
+							for i := range st {
+								if r.IntN(3) > 0 {
+									st[i] = float32(math.Inf(-1))
+								}
 							}
 						}
-					}
-					lim := make([]int32, rs)
-					for i := range lim {
-						lim[i] = int32(r.IntN(n + 2))
-					}
-					scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
-					want := append([]float32(nil), st...)
-					exactSoftmaxGeneric(want, lim, scale)
-					got, check := attnGuardedOut(t, st)
-					ops.ExactSoftmax(got, guarded(t, lim), scale)
-					check()
-					if !sameBits32(got, want) {
-						t.Fatalf("%s: rs=%d n=%d %s: differs from generic", name, rs, n, kind)
+						lim := make([]int32, rs)
+						for i := range lim {
+							lim[i] = int32(r.IntN(n + 2))
+						}
+						scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
+						want := append([]float32(nil), st...)
+						k.want(want, lim, scale)
+						got, check := attnGuardedOut(t, st)
+						k.got(got, guarded(t, lim), scale)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: rs=%d n=%d %s: differs from generic", name, rs, n, kind)
+						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestSoftmaxColsReference: softmaxColsGeneric is a softmax: within 2e-6
+// (relative; the float32 sum over 70 keys rounds 70 times) of a float64
+// one on ordinary scores, 0 past each row's limit, and 0 in
+// a row with no key.
+func TestSoftmaxColsReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	const rs, n = 5, 70
+	st := make([]float32, rs*n)
+	for i := range st {
+		st[i] = float32(r.NormFloat64() * 4)
+	}
+	lim := []int32{0, 1, 2, 69, 70}
+	const scale = 0.7
+	got := append([]float32(nil), st...)
+	softmaxColsGeneric(got, lim, scale)
+	for row, L := range lim {
+		m := math.Inf(-1)
+		for j := range int(L) {
+			m = math.Max(m, float64(float32(st[j*rs+row]*scale)))
+		}
+		var sum float64
+		for j := range int(L) {
+			sum += math.Exp(float64(float32(st[j*rs+row]*scale)) - m)
+		}
+		for j := range n {
+			want := 0.0
+			if j < int(L) {
+				want = math.Exp(float64(float32(st[j*rs+row]*scale))-m) / sum
+			}
+			if g := float64(got[j*rs+row]); math.Abs(g-want) > 2e-6*want {
+				t.Fatalf("row %d (lim %d) key %d: %g, want %g", row, L, j, g, want)
 			}
 		}
 	}

@@ -58,6 +58,7 @@ func genericVariant() Variant {
 		ExactWeighted: exactWeightedGeneric,
 		DotRows:       dotRowsGeneric,
 		ExactSoftmax:  exactSoftmaxGeneric,
+		SoftmaxCols:   softmaxColsGeneric,
 
 		ExactScoresF16:   exactScoresF16Generic,
 		ExactWeightedF16: exactWeightedF16Generic,

@@ -121,6 +121,12 @@ type Ops struct {
 	// from +0; st[j·rs+r] = e[j]/sum, or 0 for j ≥ lim[r] and for a row
 	// whose every s[j] is −Inf.
 	ExactSoftmax func(st []float32, lim []int32, scale float32)
+	// SoftmaxCols is ExactSoftmax with Exp32 for Exp: the same layout,
+	// order and special cases, so every variant returns the generic
+	// kernel's bits too. Fast mode's transposed tiles use it (Exp32 is the
+	// exponential of ExpSum, about half the cost of the correctly rounded
+	// one).
+	SoftmaxCols func(st []float32, lim []int32, scale float32)
 	// DotRows sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < len(dst), d <
 	// len(q), reassociated (and fused) as DotF32. len(k) ≥ (len(dst)−1)·ldk
 	// + len(q) for len(dst) ≥ 1.
@@ -185,6 +191,7 @@ var opList = []struct {
 	{"ExactDiv", func(o *Ops) bool { return o.ExactDiv != nil }, func(d, s *Ops) { d.ExactDiv = s.ExactDiv }},
 	{"ExactWeighted", func(o *Ops) bool { return o.ExactWeighted != nil }, func(d, s *Ops) { d.ExactWeighted = s.ExactWeighted }},
 	{"ExactSoftmax", func(o *Ops) bool { return o.ExactSoftmax != nil }, func(d, s *Ops) { d.ExactSoftmax = s.ExactSoftmax }},
+	{"SoftmaxCols", func(o *Ops) bool { return o.SoftmaxCols != nil }, func(d, s *Ops) { d.SoftmaxCols = s.SoftmaxCols }},
 	{"DotRows", func(o *Ops) bool { return o.DotRows != nil }, func(d, s *Ops) { d.DotRows = s.DotRows }},
 	{"ExactScoresF16", func(o *Ops) bool { return o.ExactScoresF16 != nil }, func(d, s *Ops) { d.ExactScoresF16 = s.ExactScoresF16 }},
 	{"ExactWeightedF16", func(o *Ops) bool { return o.ExactWeightedF16 != nil }, func(d, s *Ops) { d.ExactWeightedF16 = s.ExactWeightedF16 }},

@@ -90,7 +90,7 @@ var amd64Variants = []Variant{
 			ExpSum:       expSum(amd64.ExpSumAVX512),
 			// Attention (attn_amd64.go).
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
-			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 		},
 	},
@@ -123,7 +123,7 @@ var amd64Variants = []Variant{
 			ExpSum:       expSum(amd64.ExpSumAVX512),
 			// Attention (attn_amd64.go).
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
-			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, DotRows: dotRowsAVX512,
+			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 		},
 	},

@@ -16,7 +16,9 @@
 //     has the same bits under every schedule and worker count, because the
 //     blocks and every reduction order are fixed by the shape, never by the
 //     schedule. With 8 or more query rows Fast runs Exact's tiles (its
-//     fastest path there) and so gives Exact's values.
+//     fastest path there) with one change: the softmax's exponential is
+//     ExpSum's (kernels.Ops.SoftmaxCols), not Exact's correctly rounded
+//     one. There every variant on every GOARCH gives the same bits.
 //
 // Exact's kernels (kernels.Ops' Exact* fields) compute several rows, keys
 // or output columns at once, one per SIMD lane, each in the scalar order

@@ -121,8 +121,9 @@ func kvRows[T kvElem](p *plan, src []T, off, n int, buf []float32) (rows []float
 // decides by SeqQ alone, so that grouped and tiled K/V (whose tiles hold
 // different rows) take the same path: from fastWideSeqQ query rows on it
 // runs Exact's transposed tiles, which are its fastest path there (their
-// kernels, one lane per row, keep every lane busy); below, row by row with
-// the variant's float32 kernels.
+// kernels, one lane per row, keep every lane busy), with Exp32 in the
+// softmax (softmaxWide); below, row by row with the variant's float32
+// kernels.
 func (p *plan) rowWise() bool {
 	if p.sh.SeqKV > math.MaxInt32 {
 		return true
@@ -150,12 +151,7 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 	o, f := f[:rows*hd], f[rows*hd:]
 	kvBuf := f[:kvBlock*hd]
 
-	clear(qt)
-	for r := range rows {
-		for d, x := range q[qo[r] : qo[r]+hd] {
-			qt[d*rs+r] = x
-		}
-	}
+	transposeRows(qt, rs, q, qo[:rows], hd)
 	// Scores: one call over every key (float32 K is read in place), or one
 	// per widened block.
 	if n > 0 {
@@ -189,6 +185,47 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 	}
 }
 
+// transposeRows sets qt[d·rs + r] = q[qo[r] + d] for r < len(qo), d < hd,
+// and qt[d·rs + r] = 0 for len(qo) ≤ r < rs. It moves blocks of 4 rows × 4
+// columns through registers: one scalar copy at a time, with its bounds
+// checks, costs as much as the tile's score kernel at small tiles.
+func transposeRows(qt []float32, rs int, q []float32, qo []int, hd int) {
+	rows := len(qo)
+	r := 0
+	for ; r+4 <= rows; r += 4 {
+		q0, q1, q2, q3 := q[qo[r]:][:hd], q[qo[r+1]:][:hd], q[qo[r+2]:][:hd], q[qo[r+3]:][:hd]
+		d := 0
+		for ; d+4 <= hd; d += 4 {
+			a0, a1, a2, a3 := q0[d], q0[d+1], q0[d+2], q0[d+3]
+			b0, b1, b2, b3 := q1[d], q1[d+1], q1[d+2], q1[d+3]
+			c0, c1, c2, c3 := q2[d], q2[d+1], q2[d+2], q2[d+3]
+			e0, e1, e2, e3 := q3[d], q3[d+1], q3[d+2], q3[d+3]
+			t := qt[d*rs+r:][:3*rs+4]
+			t[0], t[1], t[2], t[3] = a0, b0, c0, e0
+			t = t[rs:]
+			t[0], t[1], t[2], t[3] = a1, b1, c1, e1
+			t = t[rs:]
+			t[0], t[1], t[2], t[3] = a2, b2, c2, e2
+			t = t[rs:]
+			t[0], t[1], t[2], t[3] = a3, b3, c3, e3
+		}
+		for ; d < hd; d++ {
+			t := qt[d*rs+r:][:4]
+			t[0], t[1], t[2], t[3] = q0[d], q1[d], q2[d], q3[d]
+		}
+	}
+	for ; r < rows; r++ {
+		for d, x := range q[qo[r]:][:hd] {
+			qt[d*rs+r] = x
+		}
+	}
+	if rows < rs {
+		for d := range hd {
+			clear(qt[d*rs+rows : (d+1)*rs])
+		}
+	}
+}
+
 // maskRowOf returns the mask row of tile row r of unit u, or nil.
 func (p *plan) maskRowOf(u unit, r int) []float32 {
 	if p.mask == nil {
@@ -209,7 +246,8 @@ func (p *plan) scoreAt(x float32, mrow []float32, j int) float32 {
 }
 
 // softmaxWide turns the scores st into weights with the ExactSoftmax
-// kernel, one lane per row in the scalar order (see kernels.Ops). With a
+// kernel (Fast: SoftmaxCols, the same with Exp32), one lane per row in the
+// scalar order (see kernels.Ops). With a
 // mask, the scaled and masked scores are formed here first and the kernel
 // scales by 1, which changes no bit.
 func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 []int32) {
@@ -227,7 +265,12 @@ func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 
 		}
 		scale = 1
 	}
-	if len(st) > 0 {
+	if len(st) == 0 {
+		return
+	}
+	if p.mode == Fast {
+		p.ops.SoftmaxCols(st, lim32, scale)
+	} else {
 		p.ops.ExactSoftmax(st, lim32, scale)
 	}
 }

@@ -322,3 +322,109 @@ expsumavx512_reduce:
 	VMOVSS        X0, ret+56(FP)
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// func SoftmaxColsAVX512(st *float32, rs int, lim *int32, scale float32, n int)
+//
+// ExactSoftmaxAVX512 (attn_amd64.s) with Exp32 (EXP16 above) for the
+// exponential: per group of 16 lanes (rows), three passes over the n keys:
+// scaled scores, −Inf from lim[r] on, their max (VMAXPS with the new score
+// first, as the twin's strict >) and whether any is not −Inf; e =
+// Exp32(s − max) and the sum in key order; e / sum, or 0 past lim[r] and
+// in rows without a key. Twin: softmaxColsGeneric.
+#define SC_ST DI
+#define SC_RS4 R8 // rs·4
+#define SC_LIM SI
+#define SC_N R9
+#define SC_G R10  // lane group byte offset
+#define SC_P R11  // walks st down the keys
+#define SC_J R12  // keys left
+#define SC_HALF Z20
+#define SC_ZERO Z21
+#define SC_SCALE Z24
+#define SC_NEGINF Z25
+#define SC_SUM Z26
+#define SC_ONEI Z27 // int32 1
+#define SC_JV Z28   // int32 j
+#define SC_MAX Z29
+#define SC_LIMV Z30 // int32 lim[r]
+// K5: rows with a key that is not −Inf (live).
+
+TEXT ·SoftmaxColsAVX512(SB), NOSPLIT, $0-40
+	MOVQ         st+0(FP), SC_ST
+	MOVQ         rs+8(FP), SC_RS4
+	SHLQ         $2, SC_RS4
+	MOVQ         lim+16(FP), SC_LIM
+	VBROADCASTSS scale+24(FP), SC_SCALE
+	MOVQ         n+32(FP), SC_N
+	TESTQ        SC_N, SC_N
+	JZ           softmaxcols_done
+	VBROADCASTSS HALF, SC_HALF
+	VBROADCASTSS NEGINF, SC_NEGINF
+	VPXORD       SC_ZERO, SC_ZERO, SC_ZERO
+	MOVL         $1, AX
+	VPBROADCASTD AX, SC_ONEI
+	XORQ         SC_G, SC_G
+
+softmaxcols_group:
+	VMOVDQU32 (SC_LIM)(SC_G*1), SC_LIMV
+	VPXORD    SC_JV, SC_JV, SC_JV
+	VMOVAPS   SC_NEGINF, SC_MAX
+	KXORW     K5, K5, K5
+	LEAQ      (SC_ST)(SC_G*1), SC_P
+	MOVQ      SC_N, SC_J
+
+softmaxcols_scores:
+	VMOVUPS   (SC_P), Z0
+	VMULPS    SC_SCALE, Z0, Z0           // s·scale
+	VPCMPGTD  SC_JV, SC_LIMV, K1         // j < lim[r]
+	VBLENDMPS Z0, SC_NEGINF, K1, Z0      // else −Inf
+	VMOVUPS   Z0, (SC_P)
+	VMAXPS    SC_MAX, Z0, SC_MAX         // s > max ? s : max
+	VCMPPS    $4, SC_NEGINF, Z0, K6      // s != −Inf (NaN too)
+	KORW      K6, K5, K5
+	VPADDD    SC_ONEI, SC_JV, SC_JV
+	ADDQ      SC_RS4, SC_P
+	DECQ      SC_J
+	JNZ       softmaxcols_scores
+
+	VBLENDMPS SC_MAX, SC_ZERO, K5, SC_MAX // rows without a key: 0, to stay finite
+	VPXORD    SC_SUM, SC_SUM, SC_SUM
+	LEAQ      (SC_ST)(SC_G*1), SC_P
+	MOVQ      SC_N, SC_J
+
+	PCALIGN $32
+
+softmaxcols_exp:
+	VMOVUPS (SC_P), Z0
+	VSUBPS  SC_MAX, Z0, Z0               // s − max
+	EXP16(Z0, Z1, Z2, Z3, Z4, SC_HALF)
+	VMOVUPS Z2, (SC_P)
+	VADDPS  Z2, SC_SUM, SC_SUM           // sum += e, in key order
+	ADDQ    SC_RS4, SC_P
+	DECQ    SC_J
+	JNZ     softmaxcols_exp
+
+	VPXORD SC_JV, SC_JV, SC_JV
+	LEAQ   (SC_ST)(SC_G*1), SC_P
+	MOVQ   SC_N, SC_J
+
+softmaxcols_div:
+	VMOVUPS   (SC_P), Z0
+	VDIVPS    SC_SUM, Z0, Z0             // e / sum
+	VPCMPGTD  SC_JV, SC_LIMV, K1
+	KANDW     K5, K1, K1
+	VBLENDMPS Z0, SC_ZERO, K1, Z0        // 0 past lim[r] and in rows without a key
+	VMOVUPS   Z0, (SC_P)
+	VPADDD    SC_ONEI, SC_JV, SC_JV
+	ADDQ      SC_RS4, SC_P
+	DECQ      SC_J
+	JNZ       softmaxcols_div
+
+	ADDQ $64, SC_G
+	CMPQ SC_G, SC_RS4
+	JB   softmaxcols_group
+
+softmaxcols_done:
+	VZEROUPPER
+	RET

@@ -60,6 +60,13 @@ func MaxAVX512(x []float32) float32
 //go:noescape
 func ExpSumAVX2(dst, x []float32, sub float32) float32
 
+// SoftmaxColsAVX512 is ExactSoftmaxAVX512 with Exp32 for the exponential:
+// the same layout, order and special cases. rs is a multiple of 16, n ≥ 1.
+// Twin: softmaxColsGeneric.
+//
+//go:noescape
+func SoftmaxColsAVX512(st *float32, rs int, lim *int32, scale float32, n int)
+
 // ExpSumAVX512 is ExpSumAVX2 on 16 lanes with a masked tail; the same dst
 // bits. Twin: expSumGeneric.
 //
