@@ -14,6 +14,17 @@ import (
 // DotRows runs the float32 dot kernel key by key (reassociated, as
 // DotF32NEON is).
 
+func widenF16NEON(dst []float32, src []quant.F16) {
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
+	n := len(src) &^ 7
+	if n > 0 {
+		arm64.WidenF16NEON(&dst[0], (*uint16)(&src[0]), n)
+	}
+	widenF16Generic(dst[n:], src[n:])
+}
+
 func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)
 	if rs%4 != 0 || hd%4 != 0 || n == 0 || hd == 0 {
@@ -58,21 +69,33 @@ func dotRowsNEON(dst, q, k []float32, ldk int) {
 	}
 }
 
-// dotRowsF16NEON widens each key row and runs DotF32NEON on it, so that it
-// returns dotRowsNEON's bits on the widened K (AttentionF16 in Fast mode
-// promises Attention's bits on the widened K/V).
+// dotRowsF16NEON runs DotF16NEON key by key: dotRowsNEON's bits on the
+// widened K (AttentionF16 in Fast mode promises Attention's bits on the
+// widened K/V), with K widened in registers as it is read.
 func dotRowsF16NEON(dst, q []float32, k []quant.F16, ldk int) {
 	checkDotRows(dst, q, len(k), ldk)
 	hd := len(q)
-	var stack [256]float32
-	row := stack[:0]
-	if hd <= len(stack) {
-		row = stack[:hd]
-	} else {
-		row = make([]float32, hd)
+	if hd == 0 {
+		clear(dst)
+		return
 	}
 	for j := range dst {
-		widenF16Generic(row, k[j*ldk:j*ldk+hd])
-		dst[j] = arm64.DotF32NEON(q, row)
+		dst[j] = arm64.DotF16NEON(q, (*uint16)(&k[j*ldk]))
+	}
+}
+
+// matVecF16NEON is MatVecF16: DotF16NEON row by row, so each dst[r] is
+// DotF32NEON's result on the widened row.
+func matVecF16NEON(dst []float32, w []quant.F16, x []float32) {
+	n := len(x)
+	if len(w) != len(dst)*n {
+		panic("kernels: MatVecF16: len(w) != len(dst)·len(x)")
+	}
+	if n == 0 {
+		clear(dst)
+		return
+	}
+	for r := range dst {
+		dst[r] = arm64.DotF16NEON(x, (*uint16)(&w[r*n]))
 	}
 }

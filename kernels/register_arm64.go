@@ -77,10 +77,11 @@ func asimdOps(k rowKernels) Ops {
 		QuantizeQ8K:  quantizeRows[quant.BlockQ8K](arm64.QuantizeQ8KNEON, quant.QK_K),
 		QuantizeQ8_0: quantizeRows[quant.BlockQ8_0](arm64.QuantizeQ8_0NEON, quant.QK8),
 
-		DotF32: func(a, b []float32) float32 { return arm64.DotF32NEON(a, b[:len(a)]) },
+		DotF32:    func(a, b []float32) float32 { return arm64.DotF32NEON(a, b[:len(a)]) },
+		MatVecF16: matVecF16NEON,
 
 		// Attention (attn_arm64.go).
-		ExactScores: exactScoresNEON, ExactWeighted: exactWeightedNEON, ExactDiv: exactDivNEON,
+		WidenF16: widenF16NEON, ExactScores: exactScoresNEON, ExactWeighted: exactWeightedNEON, ExactDiv: exactDivNEON,
 		DotRows: dotRowsNEON, DotRowsF16: dotRowsF16NEON,
 
 		Axpy:   func(alpha float32, x, y []float32) { arm64.AxpyNEON(alpha, x, y[:len(x)]) },

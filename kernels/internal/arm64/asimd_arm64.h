@@ -41,7 +41,8 @@
 #define SXTL28H(n, d) WORD $(0x4f08a400 | ((n)<<5) | (d)) // sxtl2 v{d}.8h, v{n}.16b
 #define SXTL4S(n, d) WORD $(0x0f10a400 | ((n)<<5) | (d)) // sxtl v{d}.4s, v{n}.4h
 #define SXTL24S(n, d) WORD $(0x4f10a400 | ((n)<<5) | (d)) // sxtl2 v{d}.4s, v{n}.8h
-// All ones where Vn > Vm, signed 32-bit lanes.
+// All ones where Vn > Vm, signed 16-bit and 32-bit lanes.
+#define CMGT8H(m, n, d) WORD $(0x4e603400 | ((m)<<16) | ((n)<<5) | (d)) // cmgt v{d}.8h, v{n}.8h, v{m}.8h
 #define CMGT4S(m, n, d) WORD $(0x4ea03400 | ((m)<<16) | ((n)<<5) | (d)) // cmgt v{d}.4s, v{n}.4s, v{m}.4s
 
 // ASIMD floating point, single precision, four lanes unless named scalar.
@@ -61,6 +62,9 @@
 #define FMAX4S(m, n, d) WORD $(0x4e20f400 | ((m)<<16) | ((n)<<5) | (d)) // fmax v{d}.4s, v{n}.4s, v{m}.4s
 #define FMAXV4S(n, d) WORD $(0x6e30f800 | ((n)<<5) | (d)) // fmaxv s{d}, v{n}.4s
 #define FABS4S(n, d) WORD $(0x4ea0f800 | ((n)<<5) | (d)) // fabs v{d}.4s, v{n}.4s
+// binary16 → float32, exact: the low four halfwords, the high four.
+#define FCVTL4S(n, d) WORD $(0x0e217800 | ((n)<<5) | (d)) // fcvtl v{d}.4s, v{n}.4h
+#define FCVTL24S(n, d) WORD $(0x4e217800 | ((n)<<5) | (d)) // fcvtl2 v{d}.4s, v{n}.8h
 // float32 → int32: nearest, ties to even; nearest, ties away from zero;
 // toward zero. Round toward −∞ to an integral float.
 #define FCVTNS4S(n, d) WORD $(0x4e21a800 | ((n)<<5) | (d)) // fcvtns v{d}.4s, v{n}.4s

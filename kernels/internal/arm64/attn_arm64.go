@@ -30,3 +30,11 @@ func ExactWeightedNEON(o *float32, rows, hd int, pt *float32, rs int, v *float32
 //
 //go:noescape
 func ExactDivNEON(x, d *float32, n, period int)
+
+// WidenF16NEON sets dst[i] to the float32 value of the binary16 src[i] for
+// i < n, n a multiple of 8 (a signalling NaN keeps its payload, as the
+// table quant.F16Table does, instead of being quieted). Twin:
+// widenF16Generic.
+//
+//go:noescape
+func WidenF16NEON(dst *float32, src *uint16, n int)

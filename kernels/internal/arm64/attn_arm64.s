@@ -13,6 +13,8 @@
 //	ExactWeightedNEON  exactWeightedGeneric  lane c is output column c; a
 //	                                         zero weight skips the key
 //	ExactDivNEON       exactDivGeneric       IEEE division
+//	WidenF16NEON       widenF16Generic       exact (fcvtl), a signalling
+//	                                         NaN kept signalling
 //
 // Requires: ASIMD
 
@@ -251,4 +253,46 @@ ExactDivNEON_loop:
 	CBNZ R2, ExactDivNEON_row
 
 ExactDivNEON_done:
+	RET
+
+// func WidenF16NEON(dst *float32, src *uint16, n int)
+// Eight values a step: fcvtl and fcvtl2 widen exactly, but quiet a
+// signalling NaN (they set bit 22); the table quant.F16Table keeps it
+// signalling, so where |h| is in (0x7c00, 0x7e00) bit 22 is flipped back.
+// n is a multiple of 8. R0 dst, R1 src, R2 steps left; V26 0x7fff, V27
+// 0x7c00, V28 0x7e00 (16-bit lanes), V29 the float32 quiet bit.
+TEXT ·WidenF16NEON(SB), NOSPLIT, $0-24
+	MOVD dst+0(FP), R0
+	MOVD src+8(FP), R1
+	MOVD n+16(FP), R2
+	LSR  $3, R2
+	CBZ  R2, WidenF16NEON_done
+	MOVD $0x7fff, R3
+	VDUP R3, V26.H8
+	MOVD $0x7c00, R3
+	VDUP R3, V27.H8
+	MOVD $0x7e00, R3
+	VDUP R3, V28.H8
+	MOVD $0x00400000, R3
+	VDUP R3, V29.S4
+
+WidenF16NEON_loop:
+	VLD1.P 16(R1), [V0.H8]
+	FCVTL4S(0, 1)                   // lanes 0-3
+	FCVTL24S(0, 2)                  // lanes 4-7
+	VAND   V26.B16, V0.B16, V3.B16  // |h|
+	CMGT8H(27, 3, 4)                // |h| > 0x7c00: NaN
+	CMGT8H(3, 28, 5)                // |h| < 0x7e00: signalling
+	VAND   V5.B16, V4.B16, V4.B16
+	SXTL4S(4, 5)                    // the masks as 32-bit lanes
+	SXTL24S(4, 6)
+	VAND   V29.B16, V5.B16, V5.B16
+	VAND   V29.B16, V6.B16, V6.B16
+	VEOR   V5.B16, V1.B16, V1.B16   // clear the quiet bit fcvtl set
+	VEOR   V6.B16, V2.B16, V2.B16
+	VST1.P [V1.S4, V2.S4], 32(R0)
+	SUB    $1, R2
+	CBNZ   R2, WidenF16NEON_loop
+
+WidenF16NEON_done:
 	RET

@@ -7,6 +7,13 @@ package arm64
 // wider access), checks nothing, and trusts the caller for lengths. Their
 // Go twins are the generic kernels in package kernels (f32.go).
 
+// DotF16NEON returns Σ a[i]·f16(b[i]) over i < len(a), with b's len(a)
+// binary16 values widened exactly as they are read: DotF32NEON's bits on
+// the widened b. Twin: dotF16RowGeneric.
+//
+//go:noescape
+func DotF16NEON(a []float32, b *uint16) float32
+
 // DotF32NEON returns Σ a[i]·b[i] over i < len(a); len(b) ≥ len(a).
 // Twin: dotF32Generic. Reassociated: four 4-lane FMA accumulators, a
 // scalar FMA tail.

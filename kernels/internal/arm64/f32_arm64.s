@@ -33,8 +33,11 @@
 #define B0 V20 // 16 lanes of b (or y)
 #define b0 20
 #define B1 V21
+#define b1 21
 #define B2 V22
+#define b2 22
 #define B3 V23
+#define b3 23
 
 // func DotF32NEON(a, b []float32) float32
 // 16 lanes a step in four 4-lane FMA accumulators, then 4 lanes, then a
@@ -87,6 +90,70 @@ DotF32NEON_reduce:
 	FADDP2S(acc0, acc0)
 	FADDS F(tail), F(acc0), F(acc0)
 	FMOVS F(acc0), ret+48(FP)
+	RET
+
+// func DotF16NEON(a []float32, b *uint16) float32
+// DotF32NEON with b binary16, widened exactly as it is read (fcvtl,
+// fcvtl2; FCVTHS for the scalar tail): the same steps, accumulators and
+// reduction, so the same bits as DotF32NEON on the widened b.
+// Requires: ASIMD
+#define H0 V24 // 16 binary16 lanes of b
+#define h0 24
+#define H1 V25
+#define h1 25
+TEXT ·DotF16NEON(SB), NOSPLIT, $0-36
+	MOVD a_base+0(FP), R0
+	MOVD a_len+8(FP), R2
+	MOVD b+24(FP), R1
+	VEOR ACC0.B16, ACC0.B16, ACC0.B16
+	VEOR ACC1.B16, ACC1.B16, ACC1.B16
+	VEOR ACC2.B16, ACC2.B16, ACC2.B16
+	VEOR ACC3.B16, ACC3.B16, ACC3.B16
+	FMOVS ZR, F(tail)
+	CMP  $16, R2
+	BLT  DotF16NEON_four
+	PCALIGN $32
+DotF16NEON_sixteen:
+	VLD1.P 64(R0), [A0.S4, A1.S4, A2.S4, A3.S4]
+	VLD1.P 32(R1), [H0.H8, H1.H8]
+	FCVTL4S(h0, b0)
+	FCVTL24S(h0, b1)
+	FCVTL4S(h1, b2)
+	FCVTL24S(h1, b3)
+	VFMLA B0.S4, A0.S4, ACC0.S4
+	VFMLA B1.S4, A1.S4, ACC1.S4
+	VFMLA B2.S4, A2.S4, ACC2.S4
+	VFMLA B3.S4, A3.S4, ACC3.S4
+	SUB  $16, R2
+	CMP  $16, R2
+	BGE  DotF16NEON_sixteen
+DotF16NEON_four:
+	CMP  $4, R2
+	BLT  DotF16NEON_one
+	VLD1.P 16(R0), [A0.S4]
+	VLD1.P 8(R1), [H0.H4]
+	FCVTL4S(h0, b0)
+	VFMLA B0.S4, A0.S4, ACC0.S4
+	SUB  $4, R2
+	B    DotF16NEON_four
+DotF16NEON_one:
+	CBZ  R2, DotF16NEON_reduce
+	FMOVS.P 4(R0), F(a0)
+	MOVHU.P 2(R1), R3
+	FMOVS R3, F(b0)
+	FCVTHS F(b0), F(b0)                   // binary16 → float32
+	FMADDS F(b0), F(tail), F(a0), F(tail) // tail += a·b
+	SUB  $1, R2
+	B    DotF16NEON_one
+DotF16NEON_reduce:
+	FADD4S(acc1, acc0, acc0)
+	FADD4S(acc3, acc2, acc2)
+	FADD4S(acc2, acc0, acc0)
+	VEXT  $8, ACC0.B16, ACC0.B16, ACC1.B16
+	FADD4S(acc1, acc0, acc0)
+	FADDP2S(acc0, acc0)
+	FADDS F(tail), F(acc0), F(acc0)
+	FMOVS F(acc0), ret+32(FP)
 	RET
 
 // func AxpyNEON(alpha float32, x, y []float32)
