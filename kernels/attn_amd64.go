@@ -171,3 +171,84 @@ func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
 	}
 	amd64.DotRowsF16AVX512(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
 }
+
+// The AVX2 forms (attn_avx2_amd64.s, and SoftmaxColsAVX2 in
+// expsum_amd64.s): 8 lanes, so the shapes they take are multiples of 8;
+// the rest goes to the generic twin, which returns the same bits. avx2
+// has no ExactExp, ExactDiv or ExactSoftmax of its own (Exact's
+// correctly rounded exponential in float64 lanes): on a CPU without
+// AVX-512 those run generic.
+
+func widenF16AVX2(dst []float32, src []quant.F16) {
+	if len(dst) != len(src) {
+		panic("kernels: WidenF16: len(dst) != len(src)")
+	}
+	n := len(src) &^ 7
+	if n > 0 {
+		amd64.WidenF16AVX2(&dst[0], f16Ptr(src), n)
+	}
+	widenF16Generic(dst[n:], src[n:])
+}
+
+func exactScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs%8 != 0 || n == 0 || hd == 0 {
+		exactScoresGeneric(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.ExactScoresAVX2(&st[0], &qt[0], rs, &k[0], ldk, hd, n)
+}
+
+func exactScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs%8 != 0 || n == 0 || hd == 0 {
+		exactScoresF16Generic(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.ExactScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
+}
+
+func exactWeightedAVX2(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%8 != 0 || rows == 0 || n == 0 {
+		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
+}
+
+func exactWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%8 != 0 || rows == 0 || n == 0 {
+		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.ExactWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n)
+}
+
+func dotRowsAVX2(dst, q, k []float32, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	if len(q)%8 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsGeneric(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsAVX2(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+}
+
+func dotRowsF16AVX2(dst, q []float32, k []quant.F16, ldk int) {
+	checkDotRows(dst, q, len(k), ldk)
+	if len(q)%8 != 0 || len(q) == 0 || len(dst) == 0 {
+		dotRowsF16Generic(dst, q, k, ldk)
+		return
+	}
+	amd64.DotRowsF16AVX2(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
+}
+
+func softmaxColsAVX2(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%8 != 0 || n == 0 {
+		softmaxColsGeneric(st, lim, scale)
+		return
+	}
+	amd64.SoftmaxColsAVX2(&st[0], len(lim), &lim[0], scale, n)
+}

@@ -38,6 +38,10 @@ var amd64Variants = []Variant{
 			Scale:        amd64.ScaleAVX2,
 			Max:          amd64.MaxAVX2,
 			ExpSum:       expSum(amd64.ExpSumAVX2),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX2, ExactScores: exactScoresAVX2, ExactWeighted: exactWeightedAVX2,
+			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
+			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
 		},
 	},
 	{
@@ -64,6 +68,10 @@ var amd64Variants = []Variant{
 			Scale:        amd64.ScaleAVX2,
 			Max:          amd64.MaxAVX2,
 			ExpSum:       expSum(amd64.ExpSumAVX2),
+			// Attention (attn_amd64.go).
+			WidenF16: widenF16AVX2, ExactScores: exactScoresAVX2, ExactWeighted: exactWeightedAVX2,
+			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
+			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
 		},
 	},
 	{

@@ -428,3 +428,97 @@ softmaxcols_div:
 softmaxcols_done:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// func SoftmaxColsAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+//
+// SoftmaxColsAVX512 on 8 lanes, with comparisons and blends for its mask
+// registers. rs is a multiple of 8, n ≥ 1. Twin: softmaxColsGeneric.
+#define SY_SCALE Y5
+#define SY_NEGINF Y6
+#define SY_SUM Y7
+#define SY_ONEI Y8  // int32 1
+#define SY_JV Y9    // int32 j
+#define SY_MAX Y10
+#define SY_LIMV Y11 // int32 lim[r]
+#define SY_LIVE Y12 // rows with a key that is not −Inf
+#define SY_ZERO Y13
+#define SY_M Y14    // j < lim[r]
+
+TEXT ·SoftmaxColsAVX2(SB), NOSPLIT, $0-40
+	MOVQ         st+0(FP), SC_ST
+	MOVQ         rs+8(FP), SC_RS4
+	SHLQ         $2, SC_RS4
+	MOVQ         lim+16(FP), SC_LIM
+	VBROADCASTSS scale+24(FP), SY_SCALE
+	MOVQ         n+32(FP), SC_N
+	TESTQ        SC_N, SC_N
+	JZ           softmaxcolsavx2_done
+	VBROADCASTSS NEGINF, SY_NEGINF
+	VXORPS       SY_ZERO, SY_ZERO, SY_ZERO
+	MOVL         $1, AX
+	MOVQ         AX, X8
+	VPBROADCASTD X8, SY_ONEI
+	XORQ         SC_G, SC_G
+
+softmaxcolsavx2_group:
+	VMOVDQU   (SC_LIM)(SC_G*1), SY_LIMV
+	VPXOR     SY_JV, SY_JV, SY_JV
+	VMOVAPS   SY_NEGINF, SY_MAX
+	VXORPS    SY_LIVE, SY_LIVE, SY_LIVE
+	LEAQ      (SC_ST)(SC_G*1), SC_P
+	MOVQ      SC_N, SC_J
+
+softmaxcolsavx2_scores:
+	VMULPS    (SC_P), SY_SCALE, Y0        // s·scale
+	VPCMPGTD  SY_JV, SY_LIMV, SY_M        // j < lim[r]
+	VBLENDVPS SY_M, Y0, SY_NEGINF, Y0     // else −Inf
+	VMOVUPS   Y0, (SC_P)
+	VMAXPS    SY_MAX, Y0, SY_MAX          // s > max ? s : max
+	VCMPPS    $4, SY_NEGINF, Y0, Y1       // s != −Inf (NaN too)
+	VORPS     Y1, SY_LIVE, SY_LIVE
+	VPADDD    SY_ONEI, SY_JV, SY_JV
+	ADDQ      SC_RS4, SC_P
+	DECQ      SC_J
+	JNZ       softmaxcolsavx2_scores
+
+	VBLENDVPS SY_LIVE, SY_MAX, SY_ZERO, SY_MAX // rows without a key: 0, to stay finite
+	VXORPS    SY_SUM, SY_SUM, SY_SUM
+	LEAQ      (SC_ST)(SC_G*1), SC_P
+	MOVQ      SC_N, SC_J
+
+	PCALIGN $32
+
+softmaxcolsavx2_exp:
+	VMOVUPS (SC_P), Y0
+	VSUBPS  SY_MAX, Y0, Y0              // s − max
+	EXP8(Y0, Y1, Y2, Y3, Y4)
+	VMOVUPS Y2, (SC_P)
+	VADDPS  Y2, SY_SUM, SY_SUM          // sum += e, in key order
+	ADDQ    SC_RS4, SC_P
+	DECQ    SC_J
+	JNZ     softmaxcolsavx2_exp
+
+	VPXOR SY_JV, SY_JV, SY_JV
+	LEAQ  (SC_ST)(SC_G*1), SC_P
+	MOVQ  SC_N, SC_J
+
+softmaxcolsavx2_div:
+	VMOVUPS   (SC_P), Y0
+	VDIVPS    SY_SUM, Y0, Y0            // e / sum
+	VPCMPGTD  SY_JV, SY_LIMV, SY_M
+	VANDPS    SY_LIVE, SY_M, SY_M
+	VANDPS    SY_M, Y0, Y0              // 0 past lim[r] and in rows without a key
+	VMOVUPS   Y0, (SC_P)
+	VPADDD    SY_ONEI, SY_JV, SY_JV
+	ADDQ      SC_RS4, SC_P
+	DECQ      SC_J
+	JNZ       softmaxcolsavx2_div
+
+	ADDQ $32, SC_G
+	CMPQ SC_G, SC_RS4
+	JB   softmaxcolsavx2_group
+
+softmaxcolsavx2_done:
+	VZEROUPPER
+	RET

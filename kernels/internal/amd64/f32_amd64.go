@@ -67,6 +67,12 @@ func ExpSumAVX2(dst, x []float32, sub float32) float32
 //go:noescape
 func SoftmaxColsAVX512(st *float32, rs int, lim *int32, scale float32, n int)
 
+// SoftmaxColsAVX2 is SoftmaxColsAVX512 on 8 lanes: rs a multiple of 8, n
+// ≥ 1. Twin: softmaxColsGeneric.
+//
+//go:noescape
+func SoftmaxColsAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+
 // ExpSumAVX512 is ExpSumAVX2 on 16 lanes with a masked tail; the same dst
 // bits. Twin: expSumGeneric.
 //

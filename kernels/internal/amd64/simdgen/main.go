@@ -1,5 +1,6 @@
 // Command simdgen writes assembly kernels of package amd64: the Q8_0 and
-// Q6_K products (q8_0_amd64.s, q6k_amd64.s). Run `go generate` in
+// Q6_K products (q8_0_amd64.s, q6k_amd64.s), the legacy, binary16 and
+// float32 kernels, and the AVX2 attention kernels (attn_avx2_amd64.s). Run `go generate` in
 // kernels/internal/amd64 after changing it; its test (go test ./...) fails
 // when a committed .s file differs from what it writes.
 //
@@ -70,6 +71,7 @@ var files = []struct {
 	{"legacy_amd64.s", legacyFile},
 	{"f16_amd64.s", f16File},
 	{"f32_amd64.s", f32File},
+	{"attn_avx2_amd64.s", attnFile},
 }
 
 func main() {

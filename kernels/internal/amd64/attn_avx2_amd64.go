@@ -1,0 +1,51 @@
+//go:build !purego
+
+package amd64
+
+// The AVX2 attention kernels (attn_avx2_amd64.s, written by simdgen). Each
+// checks nothing: the adapters in package kernels (attn_amd64.go there)
+// check every length and call these only with the shapes stated. The
+// Exact ones and WidenF16AVX2 return their Go twins' bits; a binary16 form
+// returns its float32 form's bits on the widened values.
+
+// WidenF16AVX2 is WidenF16AVX512 on 8 lanes: n a multiple of 8. Twin:
+// widenF16Generic.
+//
+//go:noescape
+func WidenF16AVX2(dst *float32, src *uint16, n int)
+
+// ExactScoresAVX2 is ExactScoresAVX512 with rs a multiple of 8 (hd ≥ 1,
+// n ≥ 1). Twin: exactScoresGeneric.
+//
+//go:noescape
+func ExactScoresAVX2(st, qt *float32, rs int, k *float32, ldk, hd, n int)
+
+// ExactScoresF16AVX2 is ExactScoresAVX2 with k binary16. Twin:
+// exactScoresF16Generic.
+//
+//go:noescape
+func ExactScoresF16AVX2(st, qt *float32, rs int, k *uint16, ldk, hd, n int)
+
+// ExactWeightedAVX2 is ExactWeightedAVX512 with hd a multiple of 8 (rows
+// ≥ 1, n ≥ 1). Twin: exactWeightedGeneric.
+//
+//go:noescape
+func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n int)
+
+// ExactWeightedF16AVX2 is ExactWeightedAVX2 with v binary16. Twin:
+// exactWeightedF16Generic.
+//
+//go:noescape
+func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+
+// DotRowsAVX2 sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, hd a
+// multiple of 8 and n ≥ 1, reassociated and fused. Twin: dotRowsGeneric.
+//
+//go:noescape
+func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n int)
+
+// DotRowsF16AVX2 is DotRowsAVX2 with k binary16: DotRowsAVX2's bits on the
+// widened K.
+//
+//go:noescape
+func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n int)
