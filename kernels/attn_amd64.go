@@ -109,7 +109,7 @@ func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32,
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
 	}
-	amd64.ExactWeightedAVX512(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
+	amd64.ExactWeightedAVX512(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
 }
 
 func dotRowsAVX512(dst, q, k []float32, ldk int) {
@@ -118,7 +118,7 @@ func dotRowsAVX512(dst, q, k []float32, ldk int) {
 		dotRowsGeneric(dst, q, k, ldk)
 		return
 	}
-	amd64.DotRowsAVX512(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+	amd64.DotRowsAVX512(&dst[0], &q[0], len(q), &k[0], ldk, len(dst), streams(len(k)*4))
 }
 
 func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
@@ -137,6 +137,26 @@ func softmaxColsAVX512(st []float32, lim []int32, scale float32) {
 		return
 	}
 	amd64.SoftmaxColsAVX512(&st[0], len(lim), &lim[0], scale, n)
+}
+
+// streamBytes: a K or V buffer of at least this many bytes, counted from
+// the first row a call reads to the end of the slice it is given, is taken
+// to stream from beyond the core's caches, and the decode kernels
+// (DotRows, ExactWeighted's one-row or 64-column loop) prefetch it 8 KiB
+// ahead. sdpa
+// passes K and V from the call's first key row to the end of the cache,
+// so a real KV cache (every layer's, read once a token) takes that path;
+// a small one that stays in L2 does not, since there the prefetches only
+// add work. Measured on Zen 5 (sdpa BenchmarkSDPA, Fast decode, one
+// thread, 8 interleaved runs): 32 heads × 1024 keys −31%, 32 × 4096
+// −30%; 8 × 128 keys +19% and 32 × 128 +14% had every call prefetched.
+const streamBytes = 1 << 20
+
+func streams(bytes int) int {
+	if bytes >= streamBytes {
+		return 1
+	}
+	return 0
 }
 
 func f16Ptr(x []quant.F16) *uint16 { return (*uint16)(&x[0]) }
@@ -160,7 +180,7 @@ func exactWeightedF16AVX512(o []float32, hd int, pt []float32, rs int, v []quant
 		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
 		return
 	}
-	amd64.ExactWeightedF16AVX512(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n)
+	amd64.ExactWeightedF16AVX512(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
 }
 
 func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
@@ -169,7 +189,7 @@ func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
 		dotRowsF16Generic(dst, q, k, ldk)
 		return
 	}
-	amd64.DotRowsF16AVX512(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
+	amd64.DotRowsF16AVX512(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst), streams(len(k)*2))
 }
 
 // The AVX2 forms (attn_avx2_amd64.s, and SoftmaxColsAVX2 in
@@ -214,7 +234,7 @@ func exactWeightedAVX2(o []float32, hd int, pt []float32, rs int, v []float32, l
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
 	}
-	amd64.ExactWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
+	amd64.ExactWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
 }
 
 func exactWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
@@ -223,7 +243,7 @@ func exactWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F
 		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
 		return
 	}
-	amd64.ExactWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n)
+	amd64.ExactWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
 }
 
 func dotRowsAVX2(dst, q, k []float32, ldk int) {
@@ -232,7 +252,7 @@ func dotRowsAVX2(dst, q, k []float32, ldk int) {
 		dotRowsGeneric(dst, q, k, ldk)
 		return
 	}
-	amd64.DotRowsAVX2(&dst[0], &q[0], len(q), &k[0], ldk, len(dst))
+	amd64.DotRowsAVX2(&dst[0], &q[0], len(q), &k[0], ldk, len(dst), streams(len(k)*4))
 }
 
 func dotRowsF16AVX2(dst, q []float32, k []quant.F16, ldk int) {
@@ -241,7 +261,7 @@ func dotRowsF16AVX2(dst, q []float32, k []quant.F16, ldk int) {
 		dotRowsF16Generic(dst, q, k, ldk)
 		return
 	}
-	amd64.DotRowsF16AVX2(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst))
+	amd64.DotRowsF16AVX2(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst), streams(len(k)*2))
 }
 
 func softmaxColsAVX2(st []float32, lim []int32, scale float32) {

@@ -99,3 +99,43 @@ func matVecF16NEON(dst []float32, w []quant.F16, x []float32) {
 		dst[r] = arm64.DotF16NEON(x, (*uint16)(&w[r*n]))
 	}
 }
+
+// f16Chunk is the number of binary16 K/V values exactScoresF16NEON and
+// exactWeightedF16NEON widen at a time (WidenF16NEON, exact) into a stack
+// buffer for the float32 kernels: whole key rows, so each score and each
+// output element keeps its key order across the chunks.
+const f16Chunk = 2048
+
+func exactScoresF16NEON(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs%4 != 0 || hd%4 != 0 || n == 0 || hd == 0 || hd > f16Chunk {
+		exactScoresF16Generic(st, qt, rs, k, ldk)
+		return
+	}
+	var buf [f16Chunk]float32
+	per := f16Chunk / hd
+	for j0 := 0; j0 < n; j0 += per {
+		kb := min(per, n-j0)
+		for j := range kb {
+			widenF16NEON(buf[j*hd:(j+1)*hd], k[(j0+j)*ldk:(j0+j)*ldk+hd])
+		}
+		arm64.ExactScoresNEON(&st[j0*rs], &qt[0], rs, &buf[0], hd, hd, kb)
+	}
+}
+
+func exactWeightedF16NEON(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%16 != 0 || rows == 0 || n == 0 || hd > f16Chunk {
+		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+		return
+	}
+	var buf [f16Chunk]float32
+	per := f16Chunk / hd
+	for j0 := 0; j0 < n; j0 += per {
+		kb := min(per, n-j0)
+		for j := range kb {
+			widenF16NEON(buf[j*hd:(j+1)*hd], v[(j0+j)*ldv:(j0+j)*ldv+hd])
+		}
+		arm64.ExactWeightedNEON(&o[0], rows, hd, &pt[j0*rs], rs, &buf[0], hd, kb)
+	}
+}

@@ -496,3 +496,56 @@ func TestF16KernelsVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestAttnStreamingPath: the decode kernels take another loop (with
+// prefetches) when K or V is large (1 MiB and more on AVX-512, counted to
+// the end of the slice); the result must not change. DotRows over a few
+// keys of a 2 MiB buffer equals DotRows over the same keys sliced short,
+// and ExactWeighted with one row equals the generic kernel, float32 and
+// binary16, on every variant.
+func TestAttnStreamingPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	const hd, keys = 64, 8192 // 2 MiB of float32, 1 MiB of binary16
+	k := attnVec(r, keys*hd, 1, false)
+	k16 := make([]quant.F16, len(k))
+	for i, x := range k {
+		k16[i] = quant.FromFloat32(x)
+	}
+	wide := make([]float32, len(k))
+	widenF16Generic(wide, k16)
+	q := attnVec(r, hd, 1, false)
+	w := attnVec(r, keys, 1, false)
+	for i := range w {
+		if i%7 == 0 {
+			w[i] = 0
+		}
+	}
+	for name, ops := range attnVariants(t) {
+		for _, n := range []int{5, 300} {
+			long, short := make([]float32, n), make([]float32, n)
+			ops.DotRows(long, q, k, hd)
+			ops.DotRows(short, q, k[:n*hd], hd)
+			if !sameBits32(long, short) {
+				t.Errorf("%s: DotRows n=%d: a long K gives other bits than the same keys sliced short", name, n)
+			}
+			ops.DotRowsF16(long, q, k16, hd)
+			ops.DotRowsF16(short, q, k16[:n*hd], hd)
+			if !sameBits32(long, short) {
+				t.Errorf("%s: DotRowsF16 n=%d: a long K gives other bits than the same keys sliced short", name, n)
+			}
+		}
+		got, want := make([]float32, hd), make([]float32, hd)
+		ops.ExactWeighted(got, hd, w, 1, k, hd)
+		exactWeightedGeneric(want, hd, w, 1, k, hd)
+		if !sameBits32(got, want) {
+			t.Errorf("%s: ExactWeighted over 2 MiB of V differs from generic", name)
+		}
+		clear(got)
+		clear(want)
+		ops.ExactWeightedF16(got, hd, w, 1, k16, hd)
+		exactWeightedGeneric(want, hd, w, 1, wide, hd)
+		if !sameBits32(got, want) {
+			t.Errorf("%s: ExactWeightedF16 over 1 MiB of V differs from generic on the widened V", name)
+		}
+	}
+}

@@ -83,6 +83,7 @@ func asimdOps(k rowKernels) Ops {
 		// Attention (attn_arm64.go).
 		WidenF16: widenF16NEON, ExactScores: exactScoresNEON, ExactWeighted: exactWeightedNEON, ExactDiv: exactDivNEON,
 		DotRows: dotRowsNEON, DotRowsF16: dotRowsF16NEON,
+		ExactScoresF16: exactScoresF16NEON, ExactWeightedF16: exactWeightedF16NEON,
 
 		Axpy:   func(alpha float32, x, y []float32) { arm64.AxpyNEON(alpha, x, y[:len(x)]) },
 		Scale:  arm64.ScaleNEON,

@@ -43,17 +43,21 @@ func ExactDivAVX512(x, d *float32, n, period int)
 // < rows, c < hd and j < n in order, skipping a key whose weight is 0 (the
 // add is masked off), products and sums separately rounded. hd is a
 // multiple of 16, rows ≥ 1, n ≥ 1; o has rows·hd elements, pt n·rs
-// (rs ≥ rows) and v (n−1)·ldv + hd. Twin: exactWeightedGeneric.
+// (rs ≥ rows) and v (n−1)·ldv + hd. With pf ≠ 0 the one-row path
+// prefetches V 8 KiB ahead (for V that streams from beyond the caches;
+// on data in cache the prefetches cost ~15%). Twin: exactWeightedGeneric.
 //
 //go:noescape
-func ExactWeightedAVX512(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n int)
+func ExactWeightedAVX512(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
 
 // DotRowsAVX512 sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd,
 // hd a multiple of 16, n ≥ 1; reassociated and fused (16-lane FMA
-// accumulators, one per key, then a horizontal sum). Twin: dotRowsGeneric.
+// accumulators, one per key, then a horizontal sum). With pf ≠ 0 it
+// prefetches K 8 KiB ahead (see ExactWeightedAVX512). Twin:
+// dotRowsGeneric.
 //
 //go:noescape
-func DotRowsAVX512(dst, q *float32, hd int, k *float32, ldk, n int)
+func DotRowsAVX512(dst, q *float32, hd int, k *float32, ldk, n, pf int)
 
 // ExactSoftmaxAVX512 turns the scores st[j·rs + r] (j < n, r < rs, rs a
 // multiple of 16, n ≥ 1) into softmax weights, each lane r in the twin's
@@ -76,13 +80,13 @@ func ExactScoresRowAVX512(s, q *float32, k *float32, ldk, hd, n int)
 // exactly in registers). Twin: exactWeightedF16Generic.
 //
 //go:noescape
-func ExactWeightedF16AVX512(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+func ExactWeightedF16AVX512(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
 
 // DotRowsF16AVX512 is DotRowsAVX512 with k binary16. Twin:
 // dotRowsF16Generic.
 //
 //go:noescape
-func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n int)
+func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n, pf int)
 
 // ExactScoresRowF16AVX512 is ExactScoresRowAVX512 with k binary16. Twin:
 // exactScoresF16Generic (rs = 1).

@@ -469,7 +469,7 @@ exactdiv_done:
 	VMULPS       Z16, P, Z24    \
 	VADDPS       Z24, A0, K, A0
 
-TEXT ·ExactWeightedAVX512(SB), NOSPLIT, $0-64
+TEXT ·ExactWeightedAVX512(SB), NOSPLIT, $0-72
 	MOVQ   o+0(FP), O_O
 	MOVQ   rows+8(FP), O_ROWS
 	MOVQ   hd+16(FP), O_HD4
@@ -576,6 +576,8 @@ weighted_c64_rows1:
 	LEAQ    (O_PT)(O_R*4), O_PP
 	LEAQ    (O_V)(O_C*1), O_VP
 	MOVQ    O_N, O_J
+	CMPQ    pf+64(FP), $0 // not 0: prefetch V 8 KiB ahead
+	JNE     weighted_c64_r1_keyspf
 
 weighted_c64_r1_keys:
 	VMOVUPS (O_VP), Z16
@@ -587,7 +589,24 @@ weighted_c64_r1_keys:
 	ADDQ    O_LDV, O_VP
 	DECQ    O_J
 	JNZ     weighted_c64_r1_keys
+	JMP     weighted_c64_r1_store
 
+weighted_c64_r1_keyspf:
+	PREFETCHT0 8192(O_VP)
+	PREFETCHT0 8256(O_VP)
+	PREFETCHT0 8320(O_VP)
+	PREFETCHT0 8384(O_VP)
+	VMOVUPS (O_VP), Z16
+	VMOVUPS 64(O_VP), Z17
+	VMOVUPS 128(O_VP), Z18
+	VMOVUPS 192(O_VP), Z19
+	WROW4(0, Z20, K1, Z0, Z1, Z2, Z3)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weighted_c64_r1_keyspf
+
+weighted_c64_r1_store:
 	VMOVUPS Z0, (O_OP)
 	VMOVUPS Z1, 64(O_OP)
 	VMOVUPS Z2, 128(O_OP)
@@ -690,6 +709,7 @@ weighted_done:
 #define R_KP R13
 #define R_D R14
 #define R_L3 R15 // 3·ldk·4
+#define R_PF AX  // not 0: prefetch K 8 KiB ahead (a stream from beyond the caches)
 
 // HSUM4 reduces the 16 lanes of the accumulator Z (Y, X its halves) to
 // four, in X.
@@ -699,7 +719,7 @@ weighted_done:
 	VEXTRACTF128  $1, Y, X8 \
 	VADDPS        X8, X, X
 
-TEXT ·DotRowsAVX512(SB), NOSPLIT, $0-48
+TEXT ·DotRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), R_DST
 	MOVQ q+8(FP), R_Q
 	MOVQ hd+16(FP), R_HD
@@ -708,6 +728,7 @@ TEXT ·DotRowsAVX512(SB), NOSPLIT, $0-48
 	MOVQ ldk+32(FP), R_LDK
 	SHLQ $2, R_LDK
 	MOVQ n+40(FP), R_N
+	MOVQ pf+48(FP), R_PF
 	LEAQ (R_LDK)(R_LDK*2), R_L3
 
 dotrows_keys4:
@@ -720,6 +741,8 @@ dotrows_keys4:
 	MOVQ   R_Q, R_QP
 	MOVQ   R_K, R_KP
 	MOVQ   R_HD, R_D
+	CMPQ   R_PF, $0
+	JNE    dotrows_d4pf
 
 	PCALIGN $32
 
@@ -733,7 +756,26 @@ dotrows_d4:
 	ADDQ        $64, R_KP
 	DECQ        R_D
 	JNZ         dotrows_d4
+	JMP         dotrows_sum4
 
+	PCALIGN $32
+
+dotrows_d4pf:
+	PREFETCHT0  8192(R_KP)
+	PREFETCHT0  8192(R_KP)(R_LDK*1)
+	PREFETCHT0  8192(R_KP)(R_LDK*2)
+	PREFETCHT0  8192(R_KP)(R_L3*1)
+	VMOVUPS     (R_QP), Z16
+	VFMADD231PS (R_KP), Z16, Z0
+	VFMADD231PS (R_KP)(R_LDK*1), Z16, Z1
+	VFMADD231PS (R_KP)(R_LDK*2), Z16, Z2
+	VFMADD231PS (R_KP)(R_L3*1), Z16, Z3
+	ADDQ        $64, R_QP
+	ADDQ        $64, R_KP
+	DECQ        R_D
+	JNZ         dotrows_d4pf
+
+dotrows_sum4:
 	HSUM4(Z0, Y0, X0)
 	HSUM4(Z1, Y1, X1)
 	HSUM4(Z2, Y2, X2)
@@ -1070,7 +1112,7 @@ scorerow_done:
 // is). Twins: the generic F16 kernels.
 
 // func ExactWeightedF16AVX512(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
-TEXT ·ExactWeightedF16AVX512(SB), NOSPLIT, $0-64
+TEXT ·ExactWeightedF16AVX512(SB), NOSPLIT, $0-72
 	MOVQ   o+0(FP), O_O
 	MOVQ   rows+8(FP), O_ROWS
 	MOVQ   hd+16(FP), O_HD4
@@ -1181,6 +1223,8 @@ weightedf16_c64_rows1:
 	SHRQ    $1, O_VP // the column's byte offset in v
 	ADDQ    O_V, O_VP
 	MOVQ    O_N, O_J
+	CMPQ    pf+64(FP), $0 // not 0: prefetch V 8 KiB ahead
+	JNE     weightedf16_c64_r1_keyspf
 
 weightedf16_c64_r1_keys:
 	VCVTPH2PS (O_VP), Z16
@@ -1192,7 +1236,22 @@ weightedf16_c64_r1_keys:
 	ADDQ    O_LDV, O_VP
 	DECQ    O_J
 	JNZ     weightedf16_c64_r1_keys
+	JMP     weightedf16_c64_r1_store
 
+weightedf16_c64_r1_keyspf:
+	PREFETCHT0 8192(O_VP)
+	PREFETCHT0 8256(O_VP)
+	VCVTPH2PS (O_VP), Z16
+	VCVTPH2PS 32(O_VP), Z17
+	VCVTPH2PS 64(O_VP), Z18
+	VCVTPH2PS 96(O_VP), Z19
+	WROW4(0, Z20, K1, Z0, Z1, Z2, Z3)
+	ADDQ    O_RS4, O_PP
+	ADDQ    O_LDV, O_VP
+	DECQ    O_J
+	JNZ     weightedf16_c64_r1_keyspf
+
+weightedf16_c64_r1_store:
 	VMOVUPS Z0, (O_OP)
 	VMOVUPS Z1, 64(O_OP)
 	VMOVUPS Z2, 128(O_OP)
@@ -1286,7 +1345,7 @@ weightedf16_done:
 
 
 // func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n int)
-TEXT ·DotRowsF16AVX512(SB), NOSPLIT, $0-48
+TEXT ·DotRowsF16AVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), R_DST
 	MOVQ q+8(FP), R_Q
 	MOVQ hd+16(FP), R_HD
@@ -1295,6 +1354,7 @@ TEXT ·DotRowsF16AVX512(SB), NOSPLIT, $0-48
 	MOVQ ldk+32(FP), R_LDK
 	SHLQ $1, R_LDK // binary16: 2 bytes a value
 	MOVQ n+40(FP), R_N
+	MOVQ pf+48(FP), R_PF
 	LEAQ (R_LDK)(R_LDK*2), R_L3
 
 dotrowsf16_keys4:
@@ -1307,6 +1367,8 @@ dotrowsf16_keys4:
 	MOVQ   R_Q, R_QP
 	MOVQ   R_K, R_KP
 	MOVQ   R_HD, R_D
+	CMPQ   R_PF, $0
+	JNE    dotrowsf16_d4pf
 
 	PCALIGN $32
 
@@ -1324,7 +1386,30 @@ dotrowsf16_d4:
 	ADDQ        $32, R_KP
 	DECQ        R_D
 	JNZ         dotrowsf16_d4
+	JMP         dotrowsf16_sum4
 
+	PCALIGN $32
+
+dotrowsf16_d4pf:
+	PREFETCHT0  8192(R_KP)
+	PREFETCHT0  8192(R_KP)(R_LDK*1)
+	PREFETCHT0  8192(R_KP)(R_LDK*2)
+	PREFETCHT0  8192(R_KP)(R_L3*1)
+	VMOVUPS     (R_QP), Z16
+	VCVTPH2PS   (R_KP), Z20
+	VCVTPH2PS   (R_KP)(R_LDK*1), Z21
+	VCVTPH2PS   (R_KP)(R_LDK*2), Z22
+	VCVTPH2PS   (R_KP)(R_L3*1), Z23
+	VFMADD231PS Z20, Z16, Z0
+	VFMADD231PS Z21, Z16, Z1
+	VFMADD231PS Z22, Z16, Z2
+	VFMADD231PS Z23, Z16, Z3
+	ADDQ        $64, R_QP
+	ADDQ        $32, R_KP
+	DECQ        R_D
+	JNZ         dotrowsf16_d4pf
+
+dotrowsf16_sum4:
 	HSUM4(Z0, Y0, X0)
 	HSUM4(Z1, Y1, X1)
 	HSUM4(Z2, Y2, X2)

@@ -27,25 +27,27 @@ func ExactScoresAVX2(st, qt *float32, rs int, k *float32, ldk, hd, n int)
 func ExactScoresF16AVX2(st, qt *float32, rs int, k *uint16, ldk, hd, n int)
 
 // ExactWeightedAVX2 is ExactWeightedAVX512 with hd a multiple of 8 (rows
-// ≥ 1, n ≥ 1). Twin: exactWeightedGeneric.
+// ≥ 1, n ≥ 1); pf as there (the 64-column loop). Twin:
+// exactWeightedGeneric.
 //
 //go:noescape
-func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n int)
+func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
 
 // ExactWeightedF16AVX2 is ExactWeightedAVX2 with v binary16. Twin:
 // exactWeightedF16Generic.
 //
 //go:noescape
-func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
 
 // DotRowsAVX2 sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, hd a
-// multiple of 8 and n ≥ 1, reassociated and fused. Twin: dotRowsGeneric.
+// multiple of 8 and n ≥ 1, reassociated and fused; pf as DotRowsAVX512's.
+// Twin: dotRowsGeneric.
 //
 //go:noescape
-func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n int)
+func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n, pf int)
 
 // DotRowsF16AVX2 is DotRowsAVX2 with k binary16: DotRowsAVX2's bits on the
 // widened K.
 //
 //go:noescape
-func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n int)
+func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n, pf int)

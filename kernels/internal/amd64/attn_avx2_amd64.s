@@ -237,15 +237,16 @@ exactScoresAVX2_ret:
 #undef G
 #undef SP_
 
-// func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n int)
+// func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
 //
 // o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 // order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 // products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-// n ≥ 1. Twin: kernels.exactWeightedGeneric.
+// n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
+// streams from beyond the caches). Twin: kernels.exactWeightedGeneric.
 //
 // Requires: AVX2, FMA3, F16C
-TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-64
+TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-72
 #define ACC0   Y0  // o[r, c..c+7]
 #define ACC1   Y1  // o[r, c+8..]
 #define ACC2   Y2  // sums
@@ -314,6 +315,8 @@ exactWeightedAVX2_c64:
 	MOVQ            C, VP
 	ADDQ            V, VP
 	MOVQ            N, J
+	CMPQ            pf+64(FP), $0                  // not 0: prefetch V 8 KiB ahead
+	JNE             exactWeightedAVX2_c64_keyspf
 
 	PCALIGN         $32
 exactWeightedAVX2_c64_keys:
@@ -355,7 +358,54 @@ exactWeightedAVX2_c64_keys:
 	ADDQ            LDV, VP
 	DECQ            J
 	JNZ             exactWeightedAVX2_c64_keys
+	JMP             exactWeightedAVX2_c64_store
 
+	PCALIGN         $32
+exactWeightedAVX2_c64_keyspf:
+	PREFETCHT0      8192(VP)
+	PREFETCHT0      8256(VP)
+	PREFETCHT0      8320(VP)
+	PREFETCHT0      8384(VP)
+	VBROADCASTSS    (PP), P
+	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
+	VMOVUPS         0(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC0, T0
+	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VMOVUPS         32(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC1, T1
+	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VMOVUPS         64(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC2, T0
+	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VMOVUPS         96(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC3, T1
+	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VMOVUPS         128(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC4, T0
+	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VMOVUPS         160(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC5, T1
+	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VMOVUPS         192(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC6, T0
+	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VMOVUPS         224(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC7, T1
+	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             exactWeightedAVX2_c64_keyspf
+
+exactWeightedAVX2_c64_store:
 	VMOVUPS         ACC0, 0(OP)
 	VMOVUPS         ACC1, 32(OP)
 	VMOVUPS         ACC2, 64(OP)
@@ -433,13 +483,14 @@ exactWeightedAVX2_ret:
 #undef VP
 #undef J
 
-// func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n int)
+// func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n, pf int)
 //
 // dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, reassociated and fused.
-// hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.
+// hd is a multiple of 8, n ≥ 1. With pf ≠ 0 the four-key loop prefetches K
+// 8 KiB ahead. Twin: kernels.dotRowsGeneric.
 //
 // Requires: AVX2, FMA3, F16C
-TEXT ·DotRowsAVX2(SB), NOSPLIT, $0-48
+TEXT ·DotRowsAVX2(SB), NOSPLIT, $0-56
 #define ACC0   Y0  // key j
 #define ACC1   Y1  // key j+1
 #define ACC2   Y2  // key j+2
@@ -460,6 +511,7 @@ TEXT ·DotRowsAVX2(SB), NOSPLIT, $0-48
 #define KP R13
 #define D R14
 #define L3 R15 // 3·ldk in bytes
+#define PF AX  // not 0: prefetch K 8 KiB ahead
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            q+8(FP), QB
@@ -469,6 +521,7 @@ TEXT ·DotRowsAVX2(SB), NOSPLIT, $0-48
 	MOVQ            ldk+32(FP), LDK
 	SHLQ            $2, LDK
 	MOVQ            n+40(FP), N
+	MOVQ            pf+48(FP), PF
 	LEAQ            (LDK)(LDK*2), L3
 
 dotRowsAVX2_keys4:
@@ -481,6 +534,8 @@ dotRowsAVX2_keys4:
 	MOVQ            QB, QP
 	MOVQ            KR, KP
 	MOVQ            HD, D
+	TESTQ           PF, PF
+	JNZ             dotRowsAVX2_keys4_dpf
 
 	PCALIGN         $32
 dotRowsAVX2_keys4_d:
@@ -493,7 +548,25 @@ dotRowsAVX2_keys4_d:
 	ADDQ            $32, KP
 	DECQ            D
 	JNZ             dotRowsAVX2_keys4_d
+	JMP             dotRowsAVX2_keys4_sum
 
+	PCALIGN         $32
+dotRowsAVX2_keys4_dpf:
+	PREFETCHT0      8192(KP)
+	PREFETCHT0      8192(KP)(LDK*1)
+	PREFETCHT0      8192(KP)(LDK*2)
+	PREFETCHT0      8192(KP)(L3*1)
+	VMOVUPS         (QP), Q
+	VFMADD231PS     (KP), Q, ACC0
+	VFMADD231PS     (KP)(LDK*1), Q, ACC1
+	VFMADD231PS     (KP)(LDK*2), Q, ACC2
+	VFMADD231PS     (KP)(L3*1), Q, ACC3
+	ADDQ            $32, QP
+	ADDQ            $32, KP
+	DECQ            D
+	JNZ             dotRowsAVX2_keys4_dpf
+
+dotRowsAVX2_keys4_sum:
 	VHADDPS         ACC1, ACC0, ACC0               // pairs of keys j, j+1 per 128-bit lane
 	VHADDPS         ACC3, ACC2, ACC2
 	VHADDPS         ACC2, ACC0, ACC0               // keys j..j+3, each 128-bit lane
@@ -557,6 +630,7 @@ dotRowsAVX2_ret:
 #undef KP
 #undef D
 #undef L3
+#undef PF
 
 // func ExactScoresF16AVX2(st, qt *float32, rs int, k *uint16, ldk, hd, n int)
 //
@@ -715,15 +789,16 @@ exactScoresF16AVX2_ret:
 #undef G
 #undef SP_
 
-// func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n int)
+// func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
 //
 // o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 // order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 // products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-// n ≥ 1. Twin: kernels.exactWeightedF16Generic.
+// n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
+// streams from beyond the caches). Twin: kernels.exactWeightedF16Generic.
 //
 // Requires: AVX2, FMA3, F16C
-TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-64
+TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-72
 #define ACC0   Y0  // o[r, c..c+7]
 #define ACC1   Y1  // o[r, c+8..]
 #define ACC2   Y2  // sums
@@ -793,6 +868,8 @@ exactWeightedF16AVX2_c64:
 	SHRQ            $1, VP                         // column offset in binary16 values
 	ADDQ            V, VP
 	MOVQ            N, J
+	CMPQ            pf+64(FP), $0                  // not 0: prefetch V 8 KiB ahead
+	JNE             exactWeightedF16AVX2_c64_keyspf
 
 	PCALIGN         $32
 exactWeightedF16AVX2_c64_keys:
@@ -834,7 +911,52 @@ exactWeightedF16AVX2_c64_keys:
 	ADDQ            LDV, VP
 	DECQ            J
 	JNZ             exactWeightedF16AVX2_c64_keys
+	JMP             exactWeightedF16AVX2_c64_store
 
+	PCALIGN         $32
+exactWeightedF16AVX2_c64_keyspf:
+	PREFETCHT0      8192(VP)
+	PREFETCHT0      8256(VP)
+	VBROADCASTSS    (PP), P
+	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
+	VCVTPH2PS       0(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC0, T0
+	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VCVTPH2PS       16(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC1, T1
+	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VCVTPH2PS       32(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC2, T0
+	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VCVTPH2PS       48(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC3, T1
+	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VCVTPH2PS       64(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC4, T0
+	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VCVTPH2PS       80(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC5, T1
+	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VCVTPH2PS       96(VP), T0
+	VMULPS          P, T0, T0
+	VADDPS          T0, ACC6, T0
+	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VCVTPH2PS       112(VP), T1
+	VMULPS          P, T1, T1
+	VADDPS          T1, ACC7, T1
+	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             exactWeightedF16AVX2_c64_keyspf
+
+exactWeightedF16AVX2_c64_store:
 	VMOVUPS         ACC0, 0(OP)
 	VMOVUPS         ACC1, 32(OP)
 	VMOVUPS         ACC2, 64(OP)
@@ -913,13 +1035,14 @@ exactWeightedF16AVX2_ret:
 #undef VP
 #undef J
 
-// func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n int)
+// func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n, pf int)
 //
 // dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, reassociated and fused.
-// hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.
+// hd is a multiple of 8, n ≥ 1. With pf ≠ 0 the four-key loop prefetches K
+// 8 KiB ahead. Twin: kernels.dotRowsGeneric.
 //
 // Requires: AVX2, FMA3, F16C
-TEXT ·DotRowsF16AVX2(SB), NOSPLIT, $0-48
+TEXT ·DotRowsF16AVX2(SB), NOSPLIT, $0-56
 #define ACC0   Y0  // key j
 #define ACC1   Y1  // key j+1
 #define ACC2   Y2  // key j+2
@@ -940,6 +1063,7 @@ TEXT ·DotRowsF16AVX2(SB), NOSPLIT, $0-48
 #define KP R13
 #define D R14
 #define L3 R15 // 3·ldk in bytes
+#define PF AX  // not 0: prefetch K 8 KiB ahead
 
 	MOVQ            dst+0(FP), DST
 	MOVQ            q+8(FP), QB
@@ -949,6 +1073,7 @@ TEXT ·DotRowsF16AVX2(SB), NOSPLIT, $0-48
 	MOVQ            ldk+32(FP), LDK
 	SHLQ            $1, LDK
 	MOVQ            n+40(FP), N
+	MOVQ            pf+48(FP), PF
 	LEAQ            (LDK)(LDK*2), L3
 
 dotRowsF16AVX2_keys4:
@@ -961,6 +1086,8 @@ dotRowsF16AVX2_keys4:
 	MOVQ            QB, QP
 	MOVQ            KR, KP
 	MOVQ            HD, D
+	TESTQ           PF, PF
+	JNZ             dotRowsF16AVX2_keys4_dpf
 
 	PCALIGN         $32
 dotRowsF16AVX2_keys4_d:
@@ -977,7 +1104,29 @@ dotRowsF16AVX2_keys4_d:
 	ADDQ            $16, KP
 	DECQ            D
 	JNZ             dotRowsF16AVX2_keys4_d
+	JMP             dotRowsF16AVX2_keys4_sum
 
+	PCALIGN         $32
+dotRowsF16AVX2_keys4_dpf:
+	PREFETCHT0      8192(KP)
+	PREFETCHT0      8192(KP)(LDK*1)
+	PREFETCHT0      8192(KP)(LDK*2)
+	PREFETCHT0      8192(KP)(L3*1)
+	VMOVUPS         (QP), Q
+	VCVTPH2PS       (KP), T0
+	VFMADD231PS     T0, Q, ACC0
+	VCVTPH2PS       (KP)(LDK*1), T1
+	VFMADD231PS     T1, Q, ACC1
+	VCVTPH2PS       (KP)(LDK*2), T2
+	VFMADD231PS     T2, Q, ACC2
+	VCVTPH2PS       (KP)(L3*1), T3
+	VFMADD231PS     T3, Q, ACC3
+	ADDQ            $32, QP
+	ADDQ            $16, KP
+	DECQ            D
+	JNZ             dotRowsF16AVX2_keys4_dpf
+
+dotRowsF16AVX2_keys4_sum:
 	VHADDPS         ACC1, ACC0, ACC0               // pairs of keys j, j+1 per 128-bit lane
 	VHADDPS         ACC3, ACC2, ACC2
 	VHADDPS         ACC2, ACC0, ACC0               // keys j..j+3, each 128-bit lane
@@ -1042,4 +1191,5 @@ dotRowsF16AVX2_ret:
 #undef KP
 #undef D
 #undef L3
+#undef PF
 

@@ -234,11 +234,12 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 // weight is 0.
 func weightedAVX2(g *gen, e elem) {
 	name := "ExactWeighted" + e.suffix + "AVX2"
-	g.text(name, "$0-64", fmt.Sprintf("(o *float32, rows, hd int, pt *float32, rs int, v %s, ldv, n int)", e.goType), `
+	g.text(name, "$0-72", fmt.Sprintf("(o *float32, rows, hd int, pt *float32, rs int, v %s, ldv, n, pf int)", e.goType), `
 o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-n ≥ 1. Twin: kernels.exactWeighted`+e.suffix+`Generic.`)
+n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
+streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.`)
 	g.named(
 		reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..]"}, reg{"ACC2", 2, "sums"},
 		reg{"ACC3", 3, "sums"}, reg{"ACC4", 4, "sums"}, reg{"ACC5", 5, "sums"},
@@ -305,23 +306,40 @@ n ≥ 1. Twin: kernels.exactWeighted`+e.suffix+`Generic.`)
 		}
 		g.i("ADDQ", "V, VP")
 		g.i("MOVQ", "N, J")
-		g.blank()
-		g.i("PCALIGN", "$32")
-		g.label(tag + "_keys")
-		g.i("VBROADCASTSS", "(PP), P")
-		g.ic("VCMPPS", "$4, ZERO, P, LIVE", "p != 0 (NEQ_UQ: NaN too)")
-		for a := range accs {
-			t := fmt.Sprint("T", a%2)
-			e.load8(g, fmt.Sprintf("%d(VP)", 8*e.size*a), t)
-			g.i("VMULPS", "P, "+t+", "+t)
-			g.i("VADDPS", fmt.Sprintf("%s, ACC%d, %s", t, a, t))
-			g.i("VBLENDVPS", fmt.Sprintf("LIVE, %s, ACC%d, ACC%d", t, a, a))
+		loops := []string{""}
+		if accs == 8 {
+			loops = []string{"", "pf"}
+			g.ic("CMPQ", "pf+64(FP), $0", "not 0: prefetch V 8 KiB ahead")
+			g.jmp("JNE", tag+"_keyspf")
 		}
-		g.i("ADDQ", "RS4, PP")
-		g.i("ADDQ", "LDV, VP")
-		g.i("DECQ", "J")
-		g.jmp("JNZ", tag+"_keys")
+		for _, l := range loops {
+			g.blank()
+			g.i("PCALIGN", "$32")
+			g.label(tag + "_keys" + l)
+			if l == "pf" {
+				g.prefetch("VP", 8192, 8*accs*e.size)
+			}
+			g.i("VBROADCASTSS", "(PP), P")
+			g.ic("VCMPPS", "$4, ZERO, P, LIVE", "p != 0 (NEQ_UQ: NaN too)")
+			for a := range accs {
+				t := fmt.Sprint("T", a%2)
+				e.load8(g, fmt.Sprintf("%d(VP)", 8*e.size*a), t)
+				g.i("VMULPS", "P, "+t+", "+t)
+				g.i("VADDPS", fmt.Sprintf("%s, ACC%d, %s", t, a, t))
+				g.i("VBLENDVPS", fmt.Sprintf("LIVE, %s, ACC%d, ACC%d", t, a, a))
+			}
+			g.i("ADDQ", "RS4, PP")
+			g.i("ADDQ", "LDV, VP")
+			g.i("DECQ", "J")
+			g.jmp("JNZ", tag+"_keys"+l)
+			if l == "" && len(loops) > 1 {
+				g.jmp("JMP", tag+"_store")
+			}
+		}
 		g.blank()
+		if accs == 8 {
+			g.label(tag + "_store")
+		}
 		for a := range accs {
 			g.i("VMOVUPS", fmt.Sprintf("ACC%d, %d(OP)", a, 32*a))
 		}
@@ -344,9 +362,10 @@ n ≥ 1. Twin: kernels.exactWeighted`+e.suffix+`Generic.`)
 // on n.
 func dotRowsAVX2(g *gen, e elem) {
 	name := "DotRows" + e.suffix + "AVX2"
-	g.text(name, "$0-48", fmt.Sprintf("(dst, q *float32, hd int, k %s, ldk, n int)", e.goType), `
+	g.text(name, "$0-56", fmt.Sprintf("(dst, q *float32, hd int, k %s, ldk, n, pf int)", e.goType), `
 dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, reassociated and fused.
-hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.`)
+hd is a multiple of 8, n ≥ 1. With pf ≠ 0 the four-key loop prefetches K
+8 KiB ahead. Twin: kernels.dotRowsGeneric.`)
 	g.named(
 		reg{"ACC0", 0, "key j"}, reg{"ACC1", 1, "key j+1"}, reg{"ACC2", 2, "key j+2"}, reg{"ACC3", 3, "key j+3"},
 		reg{"Q", 4, "q[d..d+7]"}, reg{"T0", 5, "widened k, then scratch"}, reg{"T1", 6, "widened k"},
@@ -362,7 +381,8 @@ hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.`)
 	g.p("#define KP R13")
 	g.p("#define D R14")
 	g.p("#define L3 R15 // 3·ldk in bytes")
-	g.defs = append(g.defs, "DST", "QB", "HD", "KR", "LDK", "N", "QP", "KP", "D", "L3")
+	g.p("#define PF AX  // not 0: prefetch K 8 KiB ahead")
+	g.defs = append(g.defs, "DST", "QB", "HD", "KR", "LDK", "N", "QP", "KP", "D", "L3", "PF")
 	g.blank()
 	g.i("MOVQ", "dst+0(FP), DST")
 	g.i("MOVQ", "q+8(FP), QB")
@@ -372,6 +392,7 @@ hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.`)
 	g.i("MOVQ", "ldk+32(FP), LDK")
 	g.i("SHLQ", fmt.Sprintf("$%d, LDK", map[int]int{4: 2, 2: 1}[e.size]))
 	g.i("MOVQ", "n+40(FP), N")
+	g.i("MOVQ", "pf+48(FP), PF")
 	g.i("LEAQ", "(LDK)(LDK*2), L3")
 	g.blank()
 	addr := []string{"(KP)", "(KP)(LDK*1)", "(KP)(LDK*2)", "(KP)(L3*1)"}
@@ -391,24 +412,43 @@ hd is a multiple of 8, n ≥ 1. Twin: kernels.dotRowsGeneric.`)
 		g.i("MOVQ", "QB, QP")
 		g.i("MOVQ", "KR, KP")
 		g.i("MOVQ", "HD, D")
-		g.blank()
-		g.i("PCALIGN", "$32")
-		g.label(tag + "_d")
-		g.i("VMOVUPS", "(QP), Q")
-		for a := range keys {
-			if e.size == 2 {
-				t := fmt.Sprint("T", a)
-				g.i("VCVTPH2PS", addr[a]+", "+t)
-				g.i("VFMADD231PS", fmt.Sprintf("%s, Q, ACC%d", t, a))
-			} else {
-				g.i("VFMADD231PS", fmt.Sprintf("%s, Q, ACC%d", addr[a], a))
+		loops := []string{""}
+		if keys == 4 {
+			loops = []string{"", "pf"}
+			g.i("TESTQ", "PF, PF")
+			g.jmp("JNZ", tag+"_dpf")
+		}
+		for _, l := range loops {
+			g.blank()
+			g.i("PCALIGN", "$32")
+			g.label(tag + "_d" + l)
+			if l == "pf" {
+				for a := range keys {
+					g.i("PREFETCHT0", "8192"+addr[a])
+				}
+			}
+			g.i("VMOVUPS", "(QP), Q")
+			for a := range keys {
+				if e.size == 2 {
+					t := fmt.Sprint("T", a)
+					g.i("VCVTPH2PS", addr[a]+", "+t)
+					g.i("VFMADD231PS", fmt.Sprintf("%s, Q, ACC%d", t, a))
+				} else {
+					g.i("VFMADD231PS", fmt.Sprintf("%s, Q, ACC%d", addr[a], a))
+				}
+			}
+			g.i("ADDQ", "$32, QP")
+			g.i("ADDQ", fmt.Sprintf("$%d, KP", 8*e.size))
+			g.i("DECQ", "D")
+			g.jmp("JNZ", tag+"_d"+l)
+			if l == "" && len(loops) > 1 {
+				g.jmp("JMP", tag+"_sum")
 			}
 		}
-		g.i("ADDQ", "$32, QP")
-		g.i("ADDQ", fmt.Sprintf("$%d, KP", 8*e.size))
-		g.i("DECQ", "D")
-		g.jmp("JNZ", tag+"_d")
 		g.blank()
+		if keys == 4 {
+			g.label(tag + "_sum")
+		}
 		if keys == 4 {
 			g.ic("VHADDPS", "ACC1, ACC0, ACC0", "pairs of keys j, j+1 per 128-bit lane")
 			g.i("VHADDPS", "ACC3, ACC2, ACC2")
