@@ -43,6 +43,33 @@ func exactWeightedNEON(o []float32, hd int, pt []float32, rs int, v []float32, l
 	arm64.ExactWeightedNEON(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n)
 }
 
+func exactExpNEON(dst, x, m []float32) {
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
+	switch p := len(m); {
+	case len(x) == 0:
+	case p%4 == 0:
+		arm64.ExactExpNEON(&dst[0], &x[0], &m[0], len(x), p)
+	case p == 1:
+		m4 := [4]float32{m[0], m[0], m[0], m[0]}
+		n := len(x) &^ 3
+		if n > 0 {
+			arm64.ExactExpNEON(&dst[0], &x[0], &m4[0], n, 4)
+		}
+		exactExpGeneric(dst[n:], x[n:], m)
+	default:
+		exactExpGeneric(dst, x, m)
+	}
+}
+
+func exactSoftmaxNEON(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%4 != 0 || n == 0 {
+		exactSoftmaxGeneric(st, lim, scale)
+		return
+	}
+	arm64.ExactSoftmaxNEON(&st[0], len(lim), &lim[0], scale, n)
+}
+
 func exactDivNEON(x, d []float32) {
 	checkPeriodic("ExactDiv", len(x), len(x), len(d))
 	switch p := len(d); {

@@ -1,6 +1,7 @@
 // A64 vector instructions that the Go assembler does not know, one macro
 // per instruction form. Arguments are register numbers (0..31 for V0..V31)
-// and, for by-element forms, the lane index i (0..3). Operands are in Go
+// and, for by-element forms, the lane index i (0..3; h, 0..1, for 64-bit
+// lanes). Operands are in Go
 // order: sources first, destination last, as in VADD Vm, Vn, Vd.
 //
 // The comment that ends each #define is the instruction in GNU syntax with
@@ -65,6 +66,26 @@
 // binary16 → float32, exact: the low four halfwords, the high four.
 #define FCVTL4S(n, d) WORD $(0x0e217800 | ((n)<<5) | (d)) // fcvtl v{d}.4s, v{n}.4h
 #define FCVTL24S(n, d) WORD $(0x4e217800 | ((n)<<5) | (d)) // fcvtl2 v{d}.4s, v{n}.8h
+// fmin: the smaller of Vn, Vm (NaN if either is).
+#define FMIN4S(m, n, d) WORD $(0x4ea0f400 | ((m)<<16) | ((n)<<5) | (d)) // fmin v{d}.4s, v{n}.4s, v{m}.4s
+// float32 ↔ float64: the low two lanes widened, the high two; narrowed into
+// the low half (the high half cleared), into the high half (rounded to
+// nearest even, as Go's float32 conversion).
+#define FCVTL2D(n, d) WORD $(0x0e617800 | ((n)<<5) | (d)) // fcvtl v{d}.2d, v{n}.2s
+#define FCVTL22D(n, d) WORD $(0x4e617800 | ((n)<<5) | (d)) // fcvtl2 v{d}.2d, v{n}.4s
+#define FCVTN2S(n, d) WORD $(0x0e616800 | ((n)<<5) | (d)) // fcvtn v{d}.2s, v{n}.2d
+#define FCVTN24S(n, d) WORD $(0x4e616800 | ((n)<<5) | (d)) // fcvtn2 v{d}.4s, v{n}.2d
+
+// ASIMD floating point, double precision, two lanes; each rounds on its
+// own. Vd = Vn·Vm, Vn + Vm, Vn − Vm, Vn·Vm.D[h]; round toward −∞ to an
+// integral value; to int64 toward zero.
+#define FMUL2D(m, n, d) WORD $(0x6e60dc00 | ((m)<<16) | ((n)<<5) | (d)) // fmul v{d}.2d, v{n}.2d, v{m}.2d
+#define FADD2D(m, n, d) WORD $(0x4e60d400 | ((m)<<16) | ((n)<<5) | (d)) // fadd v{d}.2d, v{n}.2d, v{m}.2d
+#define FSUB2D(m, n, d) WORD $(0x4ee0d400 | ((m)<<16) | ((n)<<5) | (d)) // fsub v{d}.2d, v{n}.2d, v{m}.2d
+#define FMUL2DE(m, h, n, d) WORD $(0x4fc09000 | ((h)<<11) | ((m)<<16) | ((n)<<5) | (d)) // fmul v{d}.2d, v{n}.2d, v{m}.d[{h}]
+#define FRINTM2D(n, d) WORD $(0x4e619800 | ((n)<<5) | (d)) // frintm v{d}.2d, v{n}.2d
+#define FCVTZS2D(n, d) WORD $(0x4ee1b800 | ((n)<<5) | (d)) // fcvtzs v{d}.2d, v{n}.2d
+
 // float32 → int32: nearest, ties to even; nearest, ties away from zero;
 // toward zero. Round toward −∞ to an integral float.
 #define FCVTNS4S(n, d) WORD $(0x4e21a800 | ((n)<<5) | (d)) // fcvtns v{d}.4s, v{n}.4s

@@ -38,3 +38,17 @@ func ExactDivNEON(x, d *float32, n, period int)
 //
 //go:noescape
 func WidenF16NEON(dst *float32, src *uint16, n int)
+
+// ExactExpNEON sets dst[i] = Exp(x[i] − m[i mod period]) for i < n, n a
+// multiple of period, period a multiple of 4 (dst may be x). Twin:
+// exactExpGeneric.
+//
+//go:noescape
+func ExactExpNEON(dst, x, m *float32, n, period int)
+
+// ExactSoftmaxNEON turns the scores st[j·rs + r] (j < n, r < rs, rs a
+// multiple of 4, n ≥ 1) into softmax weights, each lane r in the twin's
+// order (see ExactSoftmax in package kernels). Twin: exactSoftmaxGeneric.
+//
+//go:noescape
+func ExactSoftmaxNEON(st *float32, rs int, lim *int32, scale float32, n int)

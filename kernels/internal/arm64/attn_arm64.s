@@ -296,3 +296,242 @@ WidenF16NEON_loop:
 
 WidenF16NEON_done:
 	RET
+
+// ---------------------------------------------------------------------------
+// Exact's exponential (kernels.Exp) on four float32 lanes: Exp's steps in
+// two float64 lanes per register, each separately rounded (fmul, fadd,
+// fsub; never fmla), then one rounding to float32 (fcvtn). The special
+// cases come from clamping x to [−104.5, 89] first: below −104 the float64
+// result is under half the smallest subnormal and rounds to +0, from
+// 88.72283935546875 on it rounds to +Inf, as Exp's cases give; a NaN stays
+// a NaN (its payload may differ: see the file comment).
+//
+// attnExpTab: the float64 constants, loaded into V16-V31 as
+//	V16 log2e, ln2Hi   V17 ln2Lo, 1/3!   V18 1/5!, 1/7!   V19 1/9!, 1/11!
+//	V20 1/13!, 0       (by element)
+//	V21 0.5  V22 1  V23 1/2!  V24 1/4!  V25 1/6!  V26 1/8!  V27 1/10!
+//	V28 1/12!  V29 1023 (int64)   (both lanes)
+//	V30 −104.5, V31 89 (float32, four lanes)
+DATA attnExpTab<>+0(SB)/8, $0x3ff71547652b82fe   // log2e
+DATA attnExpTab<>+8(SB)/8, $0x3fe62e42fee00000   // ln2Hi
+DATA attnExpTab<>+16(SB)/8, $0x3dea39ef35793c76  // ln2Lo
+DATA attnExpTab<>+24(SB)/8, $0x3fc5555555555555  // 1/3!
+DATA attnExpTab<>+32(SB)/8, $0x3f81111111111111  // 1/5!
+DATA attnExpTab<>+40(SB)/8, $0x3f2a01a01a01a01a  // 1/7!
+DATA attnExpTab<>+48(SB)/8, $0x3ec71de3a556c734  // 1/9!
+DATA attnExpTab<>+56(SB)/8, $0x3e5ae64567f544e4  // 1/11!
+DATA attnExpTab<>+64(SB)/8, $0x3de6124613a86d09  // 1/13!
+DATA attnExpTab<>+72(SB)/8, $0
+DATA attnExpTab<>+80(SB)/8, $0x3fe0000000000000  // 0.5
+DATA attnExpTab<>+88(SB)/8, $0x3fe0000000000000
+DATA attnExpTab<>+96(SB)/8, $0x3ff0000000000000  // 1
+DATA attnExpTab<>+104(SB)/8, $0x3ff0000000000000
+DATA attnExpTab<>+112(SB)/8, $0x3fe0000000000000 // 1/2!
+DATA attnExpTab<>+120(SB)/8, $0x3fe0000000000000
+DATA attnExpTab<>+128(SB)/8, $0x3fa5555555555555 // 1/4!
+DATA attnExpTab<>+136(SB)/8, $0x3fa5555555555555
+DATA attnExpTab<>+144(SB)/8, $0x3f56c16c16c16c17 // 1/6!
+DATA attnExpTab<>+152(SB)/8, $0x3f56c16c16c16c17
+DATA attnExpTab<>+160(SB)/8, $0x3efa01a01a01a01a // 1/8!
+DATA attnExpTab<>+168(SB)/8, $0x3efa01a01a01a01a
+DATA attnExpTab<>+176(SB)/8, $0x3e927e4fb7789f5c // 1/10!
+DATA attnExpTab<>+184(SB)/8, $0x3e927e4fb7789f5c
+DATA attnExpTab<>+192(SB)/8, $0x3e21eed8eff8d898 // 1/12!
+DATA attnExpTab<>+200(SB)/8, $0x3e21eed8eff8d898
+DATA attnExpTab<>+208(SB)/8, $1023
+DATA attnExpTab<>+216(SB)/8, $1023
+DATA attnExpTab<>+224(SB)/8, $0xc2d10000c2d10000 // −104.5
+DATA attnExpTab<>+232(SB)/8, $0xc2d10000c2d10000
+DATA attnExpTab<>+240(SB)/8, $0x42b2000042b20000 // 89
+DATA attnExpTab<>+248(SB)/8, $0x42b2000042b20000
+GLOBL attnExpTab<>(SB), RODATA|NOPTR, $256
+
+// EXPCONST loads attnExpTab into V16-V31 (R7 scratch).
+#define EXPCONST \
+	MOVD   $attnExpTab<>(SB), R7 \
+	VLD1.P 64(R7), [V16.D2, V17.D2, V18.D2, V19.D2] \
+	VLD1.P 64(R7), [V20.D2, V21.D2, V22.D2, V23.D2] \
+	VLD1.P 64(R7), [V24.D2, V25.D2, V26.D2, V27.D2] \
+	VLD1   (R7), [V28.D2, V29.D2, V30.D2, V31.D2]
+
+// EXPD sets the two float64 lanes of V{h} to p·2^n of Exp (everything but
+// the special cases and the final rounding), in Exp's order: n =
+// floor(x·log2e + 0.5), r = (x − n·ln2Hi) − n·ln2Lo, the degree-13
+// polynomial in Estrin's pairs, 2^n from n's bits. V3-V11 are scratch (V3
+// n, V4 r, V5 r², V6 r⁴, V7 r⁸, V8-V11 the partial sums a, b, c).
+#define EXPD(h) \
+	FMUL2DE(16, 0, h, 3)  /* x·log2e */ \
+	FADD2D(21, 3, 3)      /* + 0.5 */ \
+	FRINTM2D(3, 3)        /* n */ \
+	FMUL2DE(16, 1, 3, 4)  /* n·ln2Hi */ \
+	FSUB2D(4, h, 4)       /* x − n·ln2Hi */ \
+	FMUL2DE(17, 0, 3, 8)  /* n·ln2Lo */ \
+	FSUB2D(8, 4, 4)       /* r */ \
+	FMUL2D(4, 4, 5)       /* r² */ \
+	FMUL2D(5, 5, 6)       /* r⁴ */ \
+	FMUL2D(6, 6, 7)       /* r⁸ */ \
+	FADD2D(4, 22, 8)      /* a0 = 1 + r */ \
+	FMUL2DE(17, 1, 4, 9)  \
+	FADD2D(23, 9, 9)      /* a1 = c3·r + c2 */ \
+	FMUL2D(5, 9, 9)       \
+	FADD2D(8, 9, 8)       /* b0 = a1·r² + a0 */ \
+	FMUL2DE(18, 0, 4, 9)  \
+	FADD2D(24, 9, 9)      /* a2 = c5·r + c4 */ \
+	FMUL2DE(18, 1, 4, 10) \
+	FADD2D(25, 10, 10)    /* a3 = c7·r + c6 */ \
+	FMUL2D(5, 10, 10)     \
+	FADD2D(9, 10, 9)      /* b1 = a3·r² + a2 */ \
+	FMUL2DE(19, 0, 4, 10) \
+	FADD2D(26, 10, 10)    /* a4 = c9·r + c8 */ \
+	FMUL2DE(19, 1, 4, 11) \
+	FADD2D(27, 11, 11)    /* a5 = c11·r + c10 */ \
+	FMUL2D(5, 11, 11)     \
+	FADD2D(10, 11, 10)    /* b2 = a5·r² + a4 */ \
+	FMUL2DE(20, 0, 4, 11) \
+	FADD2D(28, 11, 11)    /* a6 = c13·r + c12 */ \
+	FMUL2D(6, 9, 9)       \
+	FADD2D(8, 9, 8)       /* c0 = b1·r⁴ + b0 */ \
+	FMUL2D(6, 11, 11)     \
+	FADD2D(10, 11, 11)    /* c1 = a6·r⁴ + b2 */ \
+	FMUL2D(7, 11, 11)     \
+	FADD2D(8, 11, 8)      /* p = c1·r⁸ + c0 */ \
+	FCVTZS2D(3, 3)        /* n, exact */ \
+	VADD   V29.D2, V3.D2, V3.D2 \
+	VSHL   $52, V3.D2, V3.D2 /* 2^n */ \
+	FMUL2D(3, 8, h)       /* p·2^n, exact */
+
+// EXP4 sets V0 to Exp of its four float32 lanes (V1-V11 scratch, the
+// constants in V16-V31).
+#define EXP4 \
+	FMAX4S(30, 0, 0) \
+	FMIN4S(31, 0, 0) \
+	FCVTL2D(0, 1)    \
+	FCVTL22D(0, 2)   \
+	EXPD(1)          \
+	EXPD(2)          \
+	FCVTN2S(1, 0)    \
+	FCVTN24S(2, 0)
+
+// func ExactExpNEON(dst, x, m *float32, n, period int)
+// dst[i] = Exp(x[i] − m[i mod period]) for i < n, n a multiple of period,
+// period a multiple of 4. R0 dst, R1 x, R2 m, R3 elements left, R4
+// period·4, R5 offset in the period, R6 m[offset].
+TEXT ·ExactExpNEON(SB), NOSPLIT, $0-40
+	MOVD dst+0(FP), R0
+	MOVD x+8(FP), R1
+	MOVD m+16(FP), R2
+	MOVD n+24(FP), R3
+	MOVD period+32(FP), R4
+	LSL  $2, R4
+	CBZ  R3, ExactExpNEON_done
+	EXPCONST
+	MOVD ZR, R5
+
+ExactExpNEON_loop:
+	VLD1.P 16(R1), [V0.S4]
+	ADD    R2, R5, R6
+	VLD1   (R6), [V12.S4]
+	FSUB4S(12, 0, 0)                // x − m
+	EXP4
+	VST1.P [V0.S4], 16(R0)
+	ADD    $16, R5
+	CMP    R4, R5
+	CSEL   EQ, ZR, R5, R5           // wrap at the period
+	SUBS   $4, R3
+	BNE    ExactExpNEON_loop
+
+ExactExpNEON_done:
+	RET
+
+// func ExactSoftmaxNEON(st *float32, rs int, lim *int32, scale float32, n int)
+// Per group of four lanes (rows), three passes over the n keys, as
+// ExactSoftmaxAVX512: scaled scores, −Inf from lim[r] on, their max
+// (strict >, so a NaN never becomes it) and whether every one is −Inf;
+// e = Exp(s − max) and the sum in key order; e / sum, or 0 past lim[r]
+// and in rows without a key. rs is a multiple of 4, n ≥ 1.
+// R0 st, R1 rs·4, R2 lim, R3 n, R4 group offset, R5 walks st down the
+// keys, R6 keys left, R8 scale's bits, R9 −Inf's bits, R10 1.
+// V12 dead rows (every score −Inf), V13 max, V14 sum; passes 1 and 3:
+// V16 scale, V17 −Inf, V18 int32 1, V19 lim[r], V20 j, V21-V22 scratch.
+TEXT ·ExactSoftmaxNEON(SB), NOSPLIT, $0-40
+	MOVD  st+0(FP), R0
+	MOVD  rs+8(FP), R1
+	LSL   $2, R1
+	MOVD  lim+16(FP), R2
+	MOVWU scale+24(FP), R8
+	MOVD  n+32(FP), R3
+	CBZ   R3, ExactSoftmaxNEON_done
+	MOVW  $0xff800000, R9
+	MOVD  $1, R10
+	MOVD  ZR, R4
+
+ExactSoftmaxNEON_group:
+	VDUP  R8, V16.S4
+	VDUP  R9, V17.S4
+	VDUP  R10, V18.S4
+	ADD   R2, R4, R5
+	VLD1  (R5), [V19.S4]
+	VEOR  V20.B16, V20.B16, V20.B16
+	VMOV  V17.B16, V13.B16           // max = −Inf
+	FCMEQ4S(17, 17, 12)              // dead = all ones
+	ADD   R0, R4, R5
+	MOVD  R3, R6
+
+ExactSoftmaxNEON_scores:
+	VLD1  (R5), [V0.S4]
+	FMUL4S(16, 0, 0)                 // s·scale
+	CMGT4S(20, 19, 21)               // j < lim[r]
+	VBIF  V21.B16, V17.B16, V0.B16   // else −Inf
+	VST1  [V0.S4], (R5)
+	FCMGT4S(13, 0, 22)               // s > max
+	VBIT  V22.B16, V0.B16, V13.B16
+	FCMEQ4S(17, 0, 22)               // s == −Inf (not for a NaN)
+	VAND  V22.B16, V12.B16, V12.B16
+	VADD  V18.S4, V20.S4, V20.S4
+	ADD   R1, R5
+	SUBS  $1, R6
+	BNE   ExactSoftmaxNEON_scores
+
+	VEOR  V21.B16, V21.B16, V21.B16
+	VBIT  V12.B16, V21.B16, V13.B16  // rows without a key: max 0, to stay finite
+	VEOR  V14.B16, V14.B16, V14.B16
+	EXPCONST
+	ADD   R0, R4, R5
+	MOVD  R3, R6
+
+ExactSoftmaxNEON_exp:
+	VLD1  (R5), [V0.S4]
+	FSUB4S(13, 0, 0)                 // s − max
+	EXP4
+	VST1  [V0.S4], (R5)
+	FADD4S(0, 14, 14)                // sum += e, in key order
+	ADD   R1, R5
+	SUBS  $1, R6
+	BNE   ExactSoftmaxNEON_exp
+
+	VDUP  R10, V18.S4
+	ADD   R2, R4, R5
+	VLD1  (R5), [V19.S4]
+	VEOR  V20.B16, V20.B16, V20.B16
+	VEOR  V22.B16, V22.B16, V22.B16
+	ADD   R0, R4, R5
+	MOVD  R3, R6
+
+ExactSoftmaxNEON_div:
+	VLD1  (R5), [V0.S4]
+	FDIV4S(14, 0, 0)                 // e / sum
+	CMGT4S(20, 19, 21)               // j < lim[r]
+	VAND  V21.B16, V0.B16, V0.B16    // else 0
+	VBIT  V12.B16, V22.B16, V0.B16   // 0 in rows without a key
+	VST1  [V0.S4], (R5)
+	VADD  V18.S4, V20.S4, V20.S4
+	ADD   R1, R5
+	SUBS  $1, R6
+	BNE   ExactSoftmaxNEON_div
+
+	ADD   $16, R4
+	CMP   R1, R4
+	BLT   ExactSoftmaxNEON_group
+
+ExactSoftmaxNEON_done:
+	RET
