@@ -169,16 +169,9 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 	p.softmaxWide(u, st, rs, rows, lim, sc.lim32[:rs])
 	clear(o)
 	if n > 0 {
-		if _, ok := any(v).([]float32); ok {
-			vb, ld := kvRows(p, v, kv0, n, kvBuf)
-			ops.ExactWeighted(o, hd, st, rs, vb, ld)
-		} else {
-			for j0 := 0; j0 < n; j0 += kvBlock {
-				j1 := min(j0+kvBlock, n)
-				vb, ld := kvRows(p, v, kv0+j0*p.ksJ, j1-j0, kvBuf)
-				ops.ExactWeighted(o, hd, st[j0*rs:j1*rs], rs, vb, ld)
-			}
-		}
+		// V is read in place: binary16 V by ExactWeightedF16, which widens
+		// in registers and returns ExactWeighted's bits on the widened V.
+		p.rowWeightedRows(o, st, rs, v, kv0)
 	}
 	for r := range rows {
 		copy(out[qo[r]:qo[r]+hd], o[r*hd:(r+1)*hd])
@@ -304,6 +297,18 @@ func (p *plan) rowWeighted(o, w []float32, v any, off int) {
 		p.ops.ExactWeighted(o, len(o), w, 1, v[off:], p.ksJ)
 	case []quant.F16:
 		p.ops.ExactWeightedF16(o, len(o), w, 1, v[off:], p.ksJ)
+	}
+}
+
+// rowWeightedRows adds Σ_j st[j·rs + r]·v[off + j·ksJ, :] to row r of o
+// for every row of o (ExactWeighted or its F16 form, over every key).
+func (p *plan) rowWeightedRows(o, st []float32, rs int, v any, off int) {
+	hd := p.sh.HeadDim
+	switch v := v.(type) {
+	case []float32:
+		p.ops.ExactWeighted(o, hd, st, rs, v[off:], p.ksJ)
+	case []quant.F16:
+		p.ops.ExactWeightedF16(o, hd, st, rs, v[off:], p.ksJ)
 	}
 }
 
