@@ -27,6 +27,15 @@ func widenF16NEON(dst []float32, src []quant.F16) {
 
 func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 4 {
+		// One query: one lane per key, four keys at a time.
+		m := n &^ 3
+		arm64.ExactScoresRowNEON(&st[0], &qt[0], &k[0], ldk, hd, m)
+		if m < n {
+			exactScoresGeneric(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
 	if rs%4 != 0 || hd%4 != 0 || n == 0 || hd == 0 {
 		exactScoresGeneric(st, qt, rs, k, ldk)
 		return
@@ -135,7 +144,7 @@ const f16Chunk = 2048
 
 func exactScoresF16NEON(st, qt []float32, rs int, k []quant.F16, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)
-	if rs%4 != 0 || hd%4 != 0 || n == 0 || hd == 0 || hd > f16Chunk {
+	if (rs%4 != 0 && rs != 1) || hd%4 != 0 || n == 0 || hd == 0 || hd > f16Chunk {
 		exactScoresF16Generic(st, qt, rs, k, ldk)
 		return
 	}
@@ -146,7 +155,8 @@ func exactScoresF16NEON(st, qt []float32, rs int, k []quant.F16, ldk int) {
 		for j := range kb {
 			widenF16NEON(buf[j*hd:(j+1)*hd], k[(j0+j)*ldk:(j0+j)*ldk+hd])
 		}
-		arm64.ExactScoresNEON(&st[j0*rs], &qt[0], rs, &buf[0], hd, hd, kb)
+		// exactScoresNEON: the row kernel for rs = 1, the tile kernel else.
+		exactScoresNEON(st[j0*rs:(j0+kb)*rs], qt, rs, buf[:kb*hd], hd)
 	}
 }
 

@@ -52,3 +52,11 @@ func ExactExpNEON(dst, x, m *float32, n, period int)
 //
 //go:noescape
 func ExactSoftmaxNEON(st *float32, rs int, lim *int32, scale float32, n int)
+
+// ExactScoresRowNEON sets s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd,
+// summed over d in order from +0 (fmul then fadd): ExactScores with rs =
+// 1, one lane per key. n and hd are multiples of 4 and ≥ 4; k has (n−1)·ldk
+// + hd elements. Twin: exactScoresGeneric (rs = 1).
+//
+//go:noescape
+func ExactScoresRowNEON(s, q *float32, k *float32, ldk, hd, n int)

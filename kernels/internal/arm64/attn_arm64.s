@@ -535,3 +535,61 @@ ExactSoftmaxNEON_div:
 
 ExactSoftmaxNEON_done:
 	RET
+
+// func ExactScoresRowNEON(s, q *float32, k *float32, ldk, hd, n int)
+// One query, lanes = keys: four key rows at a time, d in blocks of four. A
+// block (four keys × four d) is transposed in registers (trn1/trn2 on
+// 32-bit, then 64-bit lanes) so that V8+c holds k[j..j+3, d+c]; then
+// acc += q[d+c]·that for c = 0..3 in order, separately rounded: each lane
+// is the twin's sequential sum. n and hd are multiples of 4 and ≥ 4.
+// R0 s, R1 q, R2 key row j, R3 ldk·4, R4 hd/4, R5 keys left, R6-R9 the
+// four rows along d, R10 q along d, R11 d-blocks left.
+TEXT ·ExactScoresRowNEON(SB), NOSPLIT, $0-48
+	MOVD s+0(FP), R0
+	MOVD q+8(FP), R1
+	MOVD k+16(FP), R2
+	MOVD ldk+24(FP), R3
+	LSL  $2, R3
+	MOVD hd+32(FP), R4
+	LSR  $2, R4
+	MOVD n+40(FP), R5
+
+ExactScoresRowNEON_keys:
+	VEOR   V13.B16, V13.B16, V13.B16
+	MOVD   R2, R6
+	ADD    R3, R6, R7
+	ADD    R3, R7, R8
+	ADD    R3, R8, R9
+	MOVD   R1, R10
+	MOVD   R4, R11
+
+ExactScoresRowNEON_d:
+	VLD1.P 16(R6), [V0.S4]           // key j:   a0 a1 a2 a3
+	VLD1.P 16(R7), [V1.S4]           // key j+1: b0 ..
+	VLD1.P 16(R8), [V2.S4]           // key j+2: c0 ..
+	VLD1.P 16(R9), [V3.S4]           // key j+3: d0 ..
+	VLD1.P 16(R10), [V12.S4]         // q[d..d+3]
+	VTRN1  V1.S4, V0.S4, V4.S4       // a0 b0 a2 b2
+	VTRN2  V1.S4, V0.S4, V5.S4       // a1 b1 a3 b3
+	VTRN1  V3.S4, V2.S4, V6.S4       // c0 d0 c2 d2
+	VTRN2  V3.S4, V2.S4, V7.S4       // c1 d1 c3 d3
+	VTRN1  V6.D2, V4.D2, V8.D2       // a0 b0 c0 d0
+	VTRN1  V7.D2, V5.D2, V9.D2       // a1 b1 c1 d1
+	VTRN2  V6.D2, V4.D2, V10.D2      // a2 b2 c2 d2
+	VTRN2  V7.D2, V5.D2, V11.D2      // a3 b3 c3 d3
+	FMUL4SE(12, 0, 8, 14)
+	FADD4S(14, 13, 13)               // acc += q[d]·k[·, d]
+	FMUL4SE(12, 1, 9, 14)
+	FADD4S(14, 13, 13)
+	FMUL4SE(12, 2, 10, 14)
+	FADD4S(14, 13, 13)
+	FMUL4SE(12, 3, 11, 14)
+	FADD4S(14, 13, 13)
+	SUBS   $1, R11
+	BNE    ExactScoresRowNEON_d
+
+	VST1.P [V13.S4], 16(R0)
+	ADD    R3<<2, R2, R2             // the next four keys
+	SUBS   $4, R5
+	BNE    ExactScoresRowNEON_keys
+	RET
