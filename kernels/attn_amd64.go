@@ -195,8 +195,7 @@ func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
 // The AVX2 forms (attn_avx2_amd64.s, and SoftmaxColsAVX2 in
 // expsum_amd64.s): 8 lanes, so the shapes they take are multiples of 8;
 // the rest goes to the generic twin, which returns the same bits. avx2
-// has no ExactExp, ExactDiv or ExactSoftmax of its own (Exact's
-// correctly rounded exponential in float64 lanes): on a CPU without
+// has no ExactDiv or one-query ExactScores of its own: on a CPU without
 // AVX-512 those run generic.
 
 func widenF16AVX2(dst []float32, src []quant.F16) {
@@ -262,6 +261,33 @@ func dotRowsF16AVX2(dst, q []float32, k []quant.F16, ldk int) {
 		return
 	}
 	amd64.DotRowsF16AVX2(&dst[0], &q[0], len(q), f16Ptr(k), ldk, len(dst), streams(len(k)*2))
+}
+
+func exactExpAVX2(dst, x, m []float32) {
+	checkPeriodic("ExactExp", len(x), len(dst), len(m))
+	switch p := len(m); {
+	case len(x) == 0:
+	case p%8 == 0:
+		amd64.ExactExpAVX2(&dst[0], &x[0], &m[0], len(x), p)
+	case p == 1:
+		m8 := [8]float32{m[0], m[0], m[0], m[0], m[0], m[0], m[0], m[0]}
+		n := len(x) &^ 7
+		if n > 0 {
+			amd64.ExactExpAVX2(&dst[0], &x[0], &m8[0], n, 8)
+		}
+		exactExpGeneric(dst[n:], x[n:], m)
+	default:
+		exactExpGeneric(dst, x, m)
+	}
+}
+
+func exactSoftmaxAVX2(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%8 != 0 || n == 0 {
+		exactSoftmaxGeneric(st, lim, scale)
+		return
+	}
+	amd64.ExactSoftmaxAVX2(&st[0], len(lim), &lim[0], scale, n)
 }
 
 func softmaxColsAVX2(st []float32, lim []int32, scale float32) {

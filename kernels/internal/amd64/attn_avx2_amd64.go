@@ -51,3 +51,16 @@ func DotRowsAVX2(dst, q *float32, hd int, k *float32, ldk, n, pf int)
 //
 //go:noescape
 func DotRowsF16AVX2(dst, q *float32, hd int, k *uint16, ldk, n, pf int)
+
+// ExactExpAVX2 sets dst[i] = Exp(x[i] − m[i mod period]) for i < n, n a
+// multiple of period, period a multiple of 8 (dst may be x). Twin:
+// exactExpGeneric.
+//
+//go:noescape
+func ExactExpAVX2(dst, x, m *float32, n, period int)
+
+// ExactSoftmaxAVX2 is ExactSoftmaxAVX512 on 8 lanes: rs a multiple of 8,
+// n ≥ 1. Twin: exactSoftmaxGeneric.
+//
+//go:noescape
+func ExactSoftmaxAVX2(st *float32, rs int, lim *int32, scale float32, n int)

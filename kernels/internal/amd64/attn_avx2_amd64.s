@@ -1193,3 +1193,394 @@ dotRowsF16AVX2_ret:
 #undef L3
 #undef PF
 
+DATA attnAVX2Exp<>+0(SB)/8, $0x3ff71547652b82fe
+DATA attnAVX2Exp<>+8(SB)/8, $0x3ff71547652b82fe
+DATA attnAVX2Exp<>+16(SB)/8, $0x3ff71547652b82fe
+DATA attnAVX2Exp<>+24(SB)/8, $0x3ff71547652b82fe
+DATA attnAVX2Exp<>+32(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+40(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+48(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+56(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+64(SB)/8, $0x3ff0000000000000
+DATA attnAVX2Exp<>+72(SB)/8, $0x3ff0000000000000
+DATA attnAVX2Exp<>+80(SB)/8, $0x3ff0000000000000
+DATA attnAVX2Exp<>+88(SB)/8, $0x3ff0000000000000
+DATA attnAVX2Exp<>+96(SB)/8, $0x3fe62e42fee00000
+DATA attnAVX2Exp<>+104(SB)/8, $0x3fe62e42fee00000
+DATA attnAVX2Exp<>+112(SB)/8, $0x3fe62e42fee00000
+DATA attnAVX2Exp<>+120(SB)/8, $0x3fe62e42fee00000
+DATA attnAVX2Exp<>+128(SB)/8, $0x3dea39ef35793c76
+DATA attnAVX2Exp<>+136(SB)/8, $0x3dea39ef35793c76
+DATA attnAVX2Exp<>+144(SB)/8, $0x3dea39ef35793c76
+DATA attnAVX2Exp<>+152(SB)/8, $0x3dea39ef35793c76
+DATA attnAVX2Exp<>+160(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+168(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+176(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+184(SB)/8, $0x3fe0000000000000
+DATA attnAVX2Exp<>+192(SB)/8, $0x3fc5555555555555
+DATA attnAVX2Exp<>+200(SB)/8, $0x3fc5555555555555
+DATA attnAVX2Exp<>+208(SB)/8, $0x3fc5555555555555
+DATA attnAVX2Exp<>+216(SB)/8, $0x3fc5555555555555
+DATA attnAVX2Exp<>+224(SB)/8, $0x3fa5555555555555
+DATA attnAVX2Exp<>+232(SB)/8, $0x3fa5555555555555
+DATA attnAVX2Exp<>+240(SB)/8, $0x3fa5555555555555
+DATA attnAVX2Exp<>+248(SB)/8, $0x3fa5555555555555
+DATA attnAVX2Exp<>+256(SB)/8, $0x3f81111111111111
+DATA attnAVX2Exp<>+264(SB)/8, $0x3f81111111111111
+DATA attnAVX2Exp<>+272(SB)/8, $0x3f81111111111111
+DATA attnAVX2Exp<>+280(SB)/8, $0x3f81111111111111
+DATA attnAVX2Exp<>+288(SB)/8, $0x3f56c16c16c16c17
+DATA attnAVX2Exp<>+296(SB)/8, $0x3f56c16c16c16c17
+DATA attnAVX2Exp<>+304(SB)/8, $0x3f56c16c16c16c17
+DATA attnAVX2Exp<>+312(SB)/8, $0x3f56c16c16c16c17
+DATA attnAVX2Exp<>+320(SB)/8, $0x3f2a01a01a01a01a
+DATA attnAVX2Exp<>+328(SB)/8, $0x3f2a01a01a01a01a
+DATA attnAVX2Exp<>+336(SB)/8, $0x3f2a01a01a01a01a
+DATA attnAVX2Exp<>+344(SB)/8, $0x3f2a01a01a01a01a
+DATA attnAVX2Exp<>+352(SB)/8, $0x3efa01a01a01a01a
+DATA attnAVX2Exp<>+360(SB)/8, $0x3efa01a01a01a01a
+DATA attnAVX2Exp<>+368(SB)/8, $0x3efa01a01a01a01a
+DATA attnAVX2Exp<>+376(SB)/8, $0x3efa01a01a01a01a
+DATA attnAVX2Exp<>+384(SB)/8, $0x3ec71de3a556c734
+DATA attnAVX2Exp<>+392(SB)/8, $0x3ec71de3a556c734
+DATA attnAVX2Exp<>+400(SB)/8, $0x3ec71de3a556c734
+DATA attnAVX2Exp<>+408(SB)/8, $0x3ec71de3a556c734
+DATA attnAVX2Exp<>+416(SB)/8, $0x3e927e4fb7789f5c
+DATA attnAVX2Exp<>+424(SB)/8, $0x3e927e4fb7789f5c
+DATA attnAVX2Exp<>+432(SB)/8, $0x3e927e4fb7789f5c
+DATA attnAVX2Exp<>+440(SB)/8, $0x3e927e4fb7789f5c
+DATA attnAVX2Exp<>+448(SB)/8, $0x3e5ae64567f544e4
+DATA attnAVX2Exp<>+456(SB)/8, $0x3e5ae64567f544e4
+DATA attnAVX2Exp<>+464(SB)/8, $0x3e5ae64567f544e4
+DATA attnAVX2Exp<>+472(SB)/8, $0x3e5ae64567f544e4
+DATA attnAVX2Exp<>+480(SB)/8, $0x3e21eed8eff8d898
+DATA attnAVX2Exp<>+488(SB)/8, $0x3e21eed8eff8d898
+DATA attnAVX2Exp<>+496(SB)/8, $0x3e21eed8eff8d898
+DATA attnAVX2Exp<>+504(SB)/8, $0x3e21eed8eff8d898
+DATA attnAVX2Exp<>+512(SB)/8, $0x3de6124613a86d09
+DATA attnAVX2Exp<>+520(SB)/8, $0x3de6124613a86d09
+DATA attnAVX2Exp<>+528(SB)/8, $0x3de6124613a86d09
+DATA attnAVX2Exp<>+536(SB)/8, $0x3de6124613a86d09
+DATA attnAVX2Exp<>+544(SB)/8, $0x4338000000000000
+DATA attnAVX2Exp<>+552(SB)/8, $0x4338000000000000
+DATA attnAVX2Exp<>+560(SB)/8, $0x4338000000000000
+DATA attnAVX2Exp<>+568(SB)/8, $0x4338000000000000
+DATA attnAVX2Exp<>+576(SB)/8, $0x00000000000003ff
+DATA attnAVX2Exp<>+584(SB)/8, $0x00000000000003ff
+DATA attnAVX2Exp<>+592(SB)/8, $0x00000000000003ff
+DATA attnAVX2Exp<>+600(SB)/8, $0x00000000000003ff
+DATA attnAVX2Exp<>+608(SB)/8, $0xc2d10000c2d10000
+DATA attnAVX2Exp<>+616(SB)/8, $0xc2d10000c2d10000
+DATA attnAVX2Exp<>+624(SB)/8, $0xc2d10000c2d10000
+DATA attnAVX2Exp<>+632(SB)/8, $0xc2d10000c2d10000
+DATA attnAVX2Exp<>+640(SB)/8, $0x42b2000042b20000
+DATA attnAVX2Exp<>+648(SB)/8, $0x42b2000042b20000
+DATA attnAVX2Exp<>+656(SB)/8, $0x42b2000042b20000
+DATA attnAVX2Exp<>+664(SB)/8, $0x42b2000042b20000
+DATA attnAVX2Exp<>+672(SB)/8, $0xff800000ff800000
+DATA attnAVX2Exp<>+680(SB)/8, $0xff800000ff800000
+DATA attnAVX2Exp<>+688(SB)/8, $0xff800000ff800000
+DATA attnAVX2Exp<>+696(SB)/8, $0xff800000ff800000
+GLOBL attnAVX2Exp<>(SB), RODATA|NOPTR, $704
+
+// func ExactExpAVX2(dst, x, m *float32, n, period int)
+//
+// dst[i] = Exp(x[i] − m[i mod period]) for i < n, n a multiple of period,
+// period a multiple of 8 (dst may be x). Twin: kernels.exactExpGeneric.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·ExactExpAVX2(SB), NOSPLIT, $0-40
+	MOVQ            dst+0(FP), DI
+	MOVQ            x+8(FP), SI
+	MOVQ            m+16(FP), DX
+	MOVQ            n+24(FP), CX
+	MOVQ            period+32(FP), R8
+	SHLQ            $2, R8
+	TESTQ           CX, CX
+	JZ              exactExpAVX2_ret
+	XORQ            R9, R9                         // byte offset in the period
+
+exactExpAVX2_loop:
+	VMOVUPS         (SI), Y0
+	VSUBPS          (DX)(R9*1), Y0, Y0             // x − m, rounded to float32
+	VCMPPS          $3, Y0, Y0, Y13                // NaN lanes: the result is the argument
+	VMAXPS          attnAVX2Exp<>+608(SB), Y0, Y12
+	VMINPS          attnAVX2Exp<>+640(SB), Y12, Y12 // x clamped to [−104.5, 89]
+	VCVTPS2PD       X12, Y1
+	VEXTRACTF128    $1, Y12, X2
+	VCVTPS2PD       X2, Y2
+	VMULPD          attnAVX2Exp<>+0(SB), Y1, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y1, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y1                     // p·2^n, exact
+	VMULPD          attnAVX2Exp<>+0(SB), Y2, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y2, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y2                     // p·2^n, exact
+	VCVTPD2PSY      Y1, X1                         // the one rounding to float32
+	VCVTPD2PSY      Y2, X2
+	VINSERTF128     $1, X2, Y1, Y1
+	VBLENDVPS       Y13, Y0, Y1, Y0
+	VMOVUPS         Y0, (DI)
+	ADDQ            $32, SI
+	ADDQ            $32, DI
+	ADDQ            $32, R9
+	CMPQ            R9, R8
+	JB              exactExpAVX2_next
+	XORQ            R9, R9
+exactExpAVX2_next:
+	SUBQ            $8, CX
+	JNZ             exactExpAVX2_loop
+
+exactExpAVX2_ret:
+	VZEROUPPER
+	RET
+
+
+// func ExactSoftmaxAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+//
+// ExactSoftmax on 8 lanes (rows) at a time: s = st·scale for j < lim[r],
+// else −Inf; max (strict >); e = Exp(s − max) and the sum in key order; e /
+// sum, or 0 for j ≥ lim[r] and in rows whose every s is −Inf. rs is a
+// multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·ExactSoftmaxAVX2(SB), NOSPLIT, $32-40
+// Passes 1 and 3: Y5 scale, Y6 −Inf, Y7 int32 1, Y8 j, Y9 lim[r], Y10 the
+// live rows, Y11 j < lim[r], Y12 0; pass 2: Y14 max, Y15 the sum.
+	MOVQ            st+0(FP), DI
+	MOVQ            rs+8(FP), R8
+	SHLQ            $2, R8
+	MOVQ            lim+16(FP), SI
+	MOVQ            n+32(FP), R9
+	TESTQ           R9, R9
+	JZ              exactSoftmaxAVX2_ret
+	XORQ            R10, R10                       // lane group byte offset
+
+exactSoftmaxAVX2_group:
+	VBROADCASTSS    scale+24(FP), Y5
+	VBROADCASTSS    attnAVX2Exp<>+672(SB), Y6
+	MOVL            $1, AX
+	MOVQ            AX, X7
+	VPBROADCASTD    X7, Y7
+	VPXOR           Y8, Y8, Y8
+	VMOVDQU         (SI)(R10*1), Y9
+	VXORPS          Y10, Y10, Y10
+	VMOVAPS         Y6, Y14
+	LEAQ            (DI)(R10*1), R11
+	MOVQ            R9, R12
+exactSoftmaxAVX2_scores:
+	VMULPS          (R11), Y5, Y0                  // s·scale
+	VPCMPGTD        Y8, Y9, Y11                    // j < lim[r]
+	VBLENDVPS       Y11, Y0, Y6, Y0                // else −Inf
+	VMOVUPS         Y0, (R11)
+	VMAXPS          Y14, Y0, Y14                   // s > max ? s : max
+	VCMPPS          $4, Y6, Y0, Y1                 // s != −Inf (NaN too)
+	VORPS           Y1, Y10, Y10
+	VPADDD          Y7, Y8, Y8
+	ADDQ            R8, R11
+	DECQ            R12
+	JNZ             exactSoftmaxAVX2_scores
+	VXORPS          Y12, Y12, Y12
+	VBLENDVPS       Y10, Y14, Y12, Y14             // rows without a key: max 0, to stay finite
+	VMOVUPS         Y10, live-32(SP)               // kept through the exponential pass
+	VXORPS          Y15, Y15, Y15
+	LEAQ            (DI)(R10*1), R11
+	MOVQ            R9, R12
+
+	PCALIGN         $32
+exactSoftmaxAVX2_exp:
+	VMOVUPS         (R11), Y0
+	VSUBPS          Y14, Y0, Y0                    // s − max
+	VCMPPS          $3, Y0, Y0, Y13                // NaN lanes: the result is the argument
+	VMAXPS          attnAVX2Exp<>+608(SB), Y0, Y12
+	VMINPS          attnAVX2Exp<>+640(SB), Y12, Y12 // x clamped to [−104.5, 89]
+	VCVTPS2PD       X12, Y1
+	VEXTRACTF128    $1, Y12, X2
+	VCVTPS2PD       X2, Y2
+	VMULPD          attnAVX2Exp<>+0(SB), Y1, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y1, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y1                     // p·2^n, exact
+	VMULPD          attnAVX2Exp<>+0(SB), Y2, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y2, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y2                     // p·2^n, exact
+	VCVTPD2PSY      Y1, X1                         // the one rounding to float32
+	VCVTPD2PSY      Y2, X2
+	VINSERTF128     $1, X2, Y1, Y1
+	VBLENDVPS       Y13, Y0, Y1, Y0
+	VMOVUPS         Y0, (R11)
+	VADDPS          Y0, Y15, Y15                   // sum += e, in key order
+	ADDQ            R8, R11
+	DECQ            R12
+	JNZ             exactSoftmaxAVX2_exp
+
+	MOVL            $1, AX
+	MOVQ            AX, X7
+	VPBROADCASTD    X7, Y7
+	VPXOR           Y8, Y8, Y8
+	VMOVDQU         (SI)(R10*1), Y9
+	VMOVUPS         live-32(SP), Y10
+	LEAQ            (DI)(R10*1), R11
+	MOVQ            R9, R12
+exactSoftmaxAVX2_div:
+	VMOVUPS         (R11), Y0
+	VDIVPS          Y15, Y0, Y0                    // e / sum
+	VPCMPGTD        Y8, Y9, Y11                    // j < lim[r]
+	VANDPS          Y10, Y11, Y11
+	VANDPS          Y11, Y0, Y0                    // 0 past lim[r] and in rows without a key
+	VMOVUPS         Y0, (R11)
+	VPADDD          Y7, Y8, Y8
+	ADDQ            R8, R11
+	DECQ            R12
+	JNZ             exactSoftmaxAVX2_div
+	ADDQ            $32, R10
+	CMPQ            R10, R8
+	JB              exactSoftmaxAVX2_group
+
+exactSoftmaxAVX2_ret:
+	VZEROUPPER
+	RET
+
+

@@ -75,6 +75,9 @@ func attnFile(g *gen) {
 		weightedAVX2(g, e)
 		dotRowsAVX2(g, e)
 	}
+	expTab(g)
+	exactExpAVX2(g)
+	exactSoftmaxAVX2(g)
 }
 
 // widenAVX2: WidenF16AVX2(dst *float32, src *uint16, n int), n a multiple
@@ -469,5 +472,240 @@ hd is a multiple of 8, n ≥ 1. With pf ≠ 0 the four-key loop prefetches K
 		g.jmp("JMP", tag)
 		g.blank()
 	}
+	g.end()
+}
+
+// The AVX2 forms of Exact's exponential (kernels.Exp): ExactExpAVX2 and
+// ExactSoftmaxAVX2. Exp's steps run in float64 lanes, four a register,
+// each separately rounded (VMULPD, VADDPD, VSUBPD, VROUNDPD; never FMA),
+// with one rounding to float32 at the end (VCVTPD2PS). The special cases
+// come from clamping x to [−104.5, 89] first: below −104 the float64
+// result is under half the smallest subnormal and rounds to +0, from
+// 88.72283935546875 on it rounds to +Inf, as Exp's cases give; a NaN is
+// put back from the argument at the end.
+
+// expTab is the table of the exponential, one 32-byte row per constant.
+var expRows = []struct {
+	name string
+	bits uint64 // float64 bits (or an int64), four times; f32: float32 bits, eight times
+	f32  bool
+}{
+	{"LOG2E", 0x3ff71547652b82fe, false}, {"HALF", 0x3fe0000000000000, false}, {"ONE", 0x3ff0000000000000, false},
+	{"LN2HI", 0x3fe62e42fee00000, false}, {"LN2LO", 0x3dea39ef35793c76, false},
+	{"C2", 0x3fe0000000000000, false}, {"C3", 0x3fc5555555555555, false}, {"C4", 0x3fa5555555555555, false},
+	{"C5", 0x3f81111111111111, false}, {"C6", 0x3f56c16c16c16c17, false}, {"C7", 0x3f2a01a01a01a01a, false},
+	{"C8", 0x3efa01a01a01a01a, false}, {"C9", 0x3ec71de3a556c734, false}, {"C10", 0x3e927e4fb7789f5c, false},
+	{"C11", 0x3e5ae64567f544e4, false}, {"C12", 0x3e21eed8eff8d898, false}, {"C13", 0x3de6124613a86d09, false},
+	{"MAGIC", 0x4338000000000000, false}, {"BIAS", 1023, false},
+	{"XLO", 0xc2d10000, true}, {"XHI", 0x42b20000, true}, {"NEGINF", 0xff800000, true},
+}
+
+func expTab(g *gen) {
+	var words []uint32
+	for _, r := range expRows {
+		for range 4 {
+			if r.f32 {
+				words = append(words, uint32(r.bits), uint32(r.bits))
+			} else {
+				words = append(words, uint32(r.bits), uint32(r.bits>>32))
+			}
+		}
+	}
+	g.data("attnAVX2Exp", words)
+}
+
+// expRow is the memory operand of a row of attnAVX2Exp.
+func expRow(name string) string {
+	for i, r := range expRows {
+		if r.name == name {
+			return fmt.Sprintf("attnAVX2Exp<>+%d(SB)", 32*i)
+		}
+	}
+	panic("no row " + name)
+}
+
+// exppd writes Exp's steps on the four float64 lanes of the ymm register
+// h (all but the special cases and the rounding to float32), in Exp's
+// order; Y3-Y11 are scratch.
+func exppd(g *gen, h string) {
+	const n, r, r2, r4, r8, a0, a1, a2, a3 = "Y3", "Y4", "Y5", "Y6", "Y7", "Y8", "Y9", "Y10", "Y11"
+	k := expRow
+	g.ic("VMULPD", k("LOG2E")+", "+h+", "+n, "x·log2e")
+	g.ic("VADDPD", k("HALF")+", "+n+", "+n, "+ 0.5")
+	g.ic("VROUNDPD", "$1, "+n+", "+n, "n = floor(...)")
+	g.ic("VMULPD", k("LN2HI")+", "+n+", "+r, "n·ln2Hi")
+	g.ic("VSUBPD", r+", "+h+", "+r, "x − n·ln2Hi")
+	g.ic("VMULPD", k("LN2LO")+", "+n+", "+a0, "n·ln2Lo")
+	g.ic("VSUBPD", a0+", "+r+", "+r, "r")
+	g.ic("VMULPD", r+", "+r+", "+r2, "r²")
+	g.ic("VMULPD", r2+", "+r2+", "+r4, "r⁴")
+	g.ic("VMULPD", r4+", "+r4+", "+r8, "r⁸")
+	g.ic("VADDPD", k("ONE")+", "+r+", "+a0, "a0 = 1 + r")
+	pair := func(hi, lo, dst, comment string) { // dst = c_hi·r + c_lo
+		g.i("VMULPD", k(hi)+", "+r+", "+dst)
+		g.ic("VADDPD", k(lo)+", "+dst+", "+dst, comment)
+	}
+	pair("C3", "C2", a1, "a1 = c3·r + c2")
+	g.i("VMULPD", a1+", "+r2+", "+a1)
+	g.ic("VADDPD", a0+", "+a1+", "+a0, "b0 = a1·r² + a0")
+	pair("C5", "C4", a1, "a2")
+	pair("C7", "C6", a2, "a3")
+	g.i("VMULPD", a2+", "+r2+", "+a2)
+	g.ic("VADDPD", a1+", "+a2+", "+a1, "b1 = a3·r² + a2")
+	pair("C9", "C8", a2, "a4")
+	pair("C11", "C10", a3, "a5")
+	g.i("VMULPD", a3+", "+r2+", "+a3)
+	g.ic("VADDPD", a2+", "+a3+", "+a2, "b2 = a5·r² + a4")
+	pair("C13", "C12", a3, "a6")
+	g.i("VMULPD", a1+", "+r4+", "+a1)
+	g.ic("VADDPD", a0+", "+a1+", "+a0, "c0 = b1·r⁴ + b0")
+	g.i("VMULPD", a3+", "+r4+", "+a3)
+	g.ic("VADDPD", a2+", "+a3+", "+a3, "c1 = a6·r⁴ + b2")
+	g.i("VMULPD", a3+", "+r8+", "+a3)
+	g.ic("VADDPD", a0+", "+a3+", "+a0, "p = c1·r⁸ + c0")
+	g.ic("VADDPD", k("MAGIC")+", "+n+", "+n, "n + 1.5·2^52: n in the low bits")
+	g.ic("VPADDQ", k("BIAS")+", "+n+", "+n, "+ 1023")
+	g.ic("VPSLLQ", "$52, "+n+", "+n, "2^n")
+	g.ic("VMULPD", n+", "+a0+", "+h, "p·2^n, exact")
+}
+
+// exp8 sets Y0 to Exp of its eight float32 lanes (Y1-Y13 scratch).
+func exp8(g *gen) {
+	g.ic("VCMPPS", "$3, Y0, Y0, Y13", "NaN lanes: the result is the argument")
+	g.i("VMAXPS", expRow("XLO")+", Y0, Y12")
+	g.ic("VMINPS", expRow("XHI")+", Y12, Y12", "x clamped to [−104.5, 89]")
+	g.i("VCVTPS2PD", "X12, Y1")
+	g.i("VEXTRACTF128", "$1, Y12, X2")
+	g.i("VCVTPS2PD", "X2, Y2")
+	exppd(g, "Y1")
+	exppd(g, "Y2")
+	g.ic("VCVTPD2PSY", "Y1, X1", "the one rounding to float32")
+	g.i("VCVTPD2PSY", "Y2, X2")
+	g.i("VINSERTF128", "$1, X2, Y1, Y1")
+	g.i("VBLENDVPS", "Y13, Y0, Y1, Y0")
+}
+
+// exactExpAVX2: ExactExpAVX2(dst, x, m *float32, n, period int), period a
+// multiple of 8.
+func exactExpAVX2(g *gen) {
+	g.text("ExactExpAVX2", "$0-40", "(dst, x, m *float32, n, period int)", `
+dst[i] = Exp(x[i] − m[i mod period]) for i < n, n a multiple of period,
+period a multiple of 8 (dst may be x). Twin: kernels.exactExpGeneric.`)
+	g.regs, g.defs = map[string]int{}, nil
+	g.i("MOVQ", "dst+0(FP), DI")
+	g.i("MOVQ", "x+8(FP), SI")
+	g.i("MOVQ", "m+16(FP), DX")
+	g.i("MOVQ", "n+24(FP), CX")
+	g.i("MOVQ", "period+32(FP), R8")
+	g.i("SHLQ", "$2, R8")
+	g.i("TESTQ", "CX, CX")
+	g.jmp("JZ", "ret")
+	g.ic("XORQ", "R9, R9", "byte offset in the period")
+	g.blank()
+	g.label("loop")
+	g.i("VMOVUPS", "(SI), Y0")
+	g.ic("VSUBPS", "(DX)(R9*1), Y0, Y0", "x − m, rounded to float32")
+	exp8(g)
+	g.i("VMOVUPS", "Y0, (DI)")
+	g.i("ADDQ", "$32, SI")
+	g.i("ADDQ", "$32, DI")
+	g.i("ADDQ", "$32, R9")
+	g.i("CMPQ", "R9, R8")
+	g.jmp("JB", "next")
+	g.i("XORQ", "R9, R9")
+	g.label("next")
+	g.i("SUBQ", "$8, CX")
+	g.jmp("JNZ", "loop")
+	g.blank()
+	g.end()
+}
+
+// exactSoftmaxAVX2: ExactSoftmaxAVX2(st *float32, rs int, lim *int32,
+// scale float32, n int), rs a multiple of 8: SoftmaxColsAVX2's three passes
+// with Exp for Exp32. The live-row mask waits on the stack through the
+// exponential pass, which needs every register.
+func exactSoftmaxAVX2(g *gen) {
+	g.text("ExactSoftmaxAVX2", "$32-40", "(st *float32, rs int, lim *int32, scale float32, n int)", `
+ExactSoftmax on 8 lanes (rows) at a time: s = st·scale for j < lim[r],
+else −Inf; max (strict >); e = Exp(s − max) and the sum in key order; e /
+sum, or 0 for j ≥ lim[r] and in rows whose every s is −Inf. rs is a
+multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.`)
+	g.regs, g.defs = map[string]int{}, nil
+	g.p("// Passes 1 and 3: Y5 scale, Y6 −Inf, Y7 int32 1, Y8 j, Y9 lim[r], Y10 the")
+	g.p("// live rows, Y11 j < lim[r], Y12 0; pass 2: Y14 max, Y15 the sum.")
+	g.i("MOVQ", "st+0(FP), DI")
+	g.i("MOVQ", "rs+8(FP), R8")
+	g.i("SHLQ", "$2, R8")
+	g.i("MOVQ", "lim+16(FP), SI")
+	g.i("MOVQ", "n+32(FP), R9")
+	g.i("TESTQ", "R9, R9")
+	g.jmp("JZ", "ret")
+	g.ic("XORQ", "R10, R10", "lane group byte offset")
+	g.blank()
+	g.label("group")
+	g.i("VBROADCASTSS", "scale+24(FP), Y5")
+	g.i("VBROADCASTSS", expRow("NEGINF")+", Y6")
+	g.i("MOVL", "$1, AX")
+	g.i("MOVQ", "AX, X7")
+	g.i("VPBROADCASTD", "X7, Y7")
+	g.i("VPXOR", "Y8, Y8, Y8")
+	g.i("VMOVDQU", "(SI)(R10*1), Y9")
+	g.i("VXORPS", "Y10, Y10, Y10")
+	g.i("VMOVAPS", "Y6, Y14")
+	g.i("LEAQ", "(DI)(R10*1), R11")
+	g.i("MOVQ", "R9, R12")
+	g.label("scores")
+	g.ic("VMULPS", "(R11), Y5, Y0", "s·scale")
+	g.ic("VPCMPGTD", "Y8, Y9, Y11", "j < lim[r]")
+	g.ic("VBLENDVPS", "Y11, Y0, Y6, Y0", "else −Inf")
+	g.i("VMOVUPS", "Y0, (R11)")
+	g.ic("VMAXPS", "Y14, Y0, Y14", "s > max ? s : max")
+	g.ic("VCMPPS", "$4, Y6, Y0, Y1", "s != −Inf (NaN too)")
+	g.i("VORPS", "Y1, Y10, Y10")
+	g.i("VPADDD", "Y7, Y8, Y8")
+	g.i("ADDQ", "R8, R11")
+	g.i("DECQ", "R12")
+	g.jmp("JNZ", "scores")
+	g.i("VXORPS", "Y12, Y12, Y12")
+	g.ic("VBLENDVPS", "Y10, Y14, Y12, Y14", "rows without a key: max 0, to stay finite")
+	g.ic("VMOVUPS", "Y10, live-32(SP)", "kept through the exponential pass")
+	g.i("VXORPS", "Y15, Y15, Y15")
+	g.i("LEAQ", "(DI)(R10*1), R11")
+	g.i("MOVQ", "R9, R12")
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("exp")
+	g.i("VMOVUPS", "(R11), Y0")
+	g.ic("VSUBPS", "Y14, Y0, Y0", "s − max")
+	exp8(g)
+	g.i("VMOVUPS", "Y0, (R11)")
+	g.ic("VADDPS", "Y0, Y15, Y15", "sum += e, in key order")
+	g.i("ADDQ", "R8, R11")
+	g.i("DECQ", "R12")
+	g.jmp("JNZ", "exp")
+	g.blank()
+	g.i("MOVL", "$1, AX")
+	g.i("MOVQ", "AX, X7")
+	g.i("VPBROADCASTD", "X7, Y7")
+	g.i("VPXOR", "Y8, Y8, Y8")
+	g.i("VMOVDQU", "(SI)(R10*1), Y9")
+	g.i("VMOVUPS", "live-32(SP), Y10")
+	g.i("LEAQ", "(DI)(R10*1), R11")
+	g.i("MOVQ", "R9, R12")
+	g.label("div")
+	g.i("VMOVUPS", "(R11), Y0")
+	g.ic("VDIVPS", "Y15, Y0, Y0", "e / sum")
+	g.ic("VPCMPGTD", "Y8, Y9, Y11", "j < lim[r]")
+	g.i("VANDPS", "Y10, Y11, Y11")
+	g.ic("VANDPS", "Y11, Y0, Y0", "0 past lim[r] and in rows without a key")
+	g.i("VMOVUPS", "Y0, (R11)")
+	g.i("VPADDD", "Y7, Y8, Y8")
+	g.i("ADDQ", "R8, R11")
+	g.i("DECQ", "R12")
+	g.jmp("JNZ", "div")
+	g.i("ADDQ", "$32, R10")
+	g.i("CMPQ", "R10, R8")
+	g.jmp("JB", "group")
+	g.blank()
 	g.end()
 }
