@@ -195,8 +195,7 @@ func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
 // The AVX2 forms (attn_avx2_amd64.s, and SoftmaxColsAVX2 in
 // expsum_amd64.s): 8 lanes, so the shapes they take are multiples of 8;
 // the rest goes to the generic twin, which returns the same bits. avx2
-// has no ExactDiv or one-query ExactScores of its own: on a CPU without
-// AVX-512 those run generic.
+// has no ExactDiv of its own: on a CPU without AVX-512 it runs generic.
 
 func widenF16AVX2(dst []float32, src []quant.F16) {
 	if len(dst) != len(src) {
@@ -211,6 +210,15 @@ func widenF16AVX2(dst []float32, src []quant.F16) {
 
 func exactScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 8 {
+		// One query: one lane per key, eight keys at a time.
+		m := n &^ 7
+		amd64.ExactScoresRowAVX2(&st[0], &qt[0], &k[0], ldk, hd, m)
+		if m < n {
+			exactScoresGeneric(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
 	if rs%8 != 0 || n == 0 || hd == 0 {
 		exactScoresGeneric(st, qt, rs, k, ldk)
 		return
@@ -220,6 +228,14 @@ func exactScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
 
 func exactScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
 	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 8 {
+		m := n &^ 7
+		amd64.ExactScoresRowF16AVX2(&st[0], &qt[0], f16Ptr(k), ldk, hd, m)
+		if m < n {
+			exactScoresF16Generic(st[m:], qt, 1, k[m*ldk:], ldk)
+		}
+		return
+	}
 	if rs%8 != 0 || n == 0 || hd == 0 {
 		exactScoresF16Generic(st, qt, rs, k, ldk)
 		return

@@ -64,3 +64,17 @@ func ExactExpAVX2(dst, x, m *float32, n, period int)
 //
 //go:noescape
 func ExactSoftmaxAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+
+// ExactScoresRowAVX2 sets s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd,
+// summed over d in order from +0: ExactScores with rs = 1, one lane per
+// key. n is a multiple of 8, hd a multiple of 4. Twin: exactScoresGeneric
+// (rs = 1).
+//
+//go:noescape
+func ExactScoresRowAVX2(s, q *float32, k *float32, ldk, hd, n int)
+
+// ExactScoresRowF16AVX2 is ExactScoresRowAVX2 with k binary16. Twin:
+// exactScoresF16Generic (rs = 1).
+//
+//go:noescape
+func ExactScoresRowF16AVX2(s, q *float32, k *uint16, ldk, hd, n int)

@@ -237,6 +237,121 @@ exactScoresAVX2_ret:
 #undef G
 #undef SP_
 
+// func ExactScoresRowAVX2(s, q *float32, k *float32, ldk, hd, n int)
+//
+// s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, summed over d in order
+// from +0 (VMULPS then VADDPS): ExactScores with rs = 1. n is a multiple of
+// 8, hd a multiple of 4, both ≥ 1. Twin: kernels.exactScoresGeneric (rs = 1).
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·ExactScoresRowAVX2(SB), NOSPLIT, $0-48
+#define ACC    Y0  // the eight keys' scores
+#define RA     Y1  // keys j, j+4 (then column 0)
+#define RB     Y2  // keys j+1, j+5 (then column 1)
+#define RC     Y3  // keys j+2, j+6 (then column 2)
+#define RD     Y4  // keys j+3, j+7 (then column 3)
+#define T0     Y5  // interleaves
+#define T1     Y6  // interleaves
+#define T2     Y7  // interleaves
+#define T3     Y8  // interleaves
+#define QD     Y9  // q[d+c] broadcast, then the product
+
+#define S DI
+#define QB SI  // q
+#define KR R8  // key row j
+#define LDK R9 // ldk in bytes
+#define HD R10 // hd/4
+#define N R11  // keys left
+#define KP R12 // key row j at d
+#define K4 R13 // key row j+4 at d
+#define QP R14 // q at d
+#define D R15  // d-blocks left
+#define L3 BX  // 3·ldk in bytes
+
+	MOVQ            s+0(FP), S
+	MOVQ            q+8(FP), QB
+	MOVQ            k+16(FP), KR
+	MOVQ            ldk+24(FP), LDK
+	SHLQ            $2, LDK
+	MOVQ            hd+32(FP), HD
+	SHRQ            $2, HD
+	MOVQ            n+40(FP), N
+	LEAQ            (LDK)(LDK*2), L3
+
+exactScoresRowAVX2_keys:
+	VXORPS          ACC, ACC, ACC
+	MOVQ            KR, KP
+	LEAQ            (KR)(LDK*4), K4
+	MOVQ            QB, QP
+	MOVQ            HD, D
+
+exactScoresRowAVX2_d:
+	VMOVUPS         (KP), X1
+	VINSERTF128     $1, (K4), RA, RA
+	VMOVUPS         (KP)(LDK*1), X2
+	VINSERTF128     $1, (K4)(LDK*1), RB, RB
+	VMOVUPS         (KP)(LDK*2), X3
+	VINSERTF128     $1, (K4)(LDK*2), RC, RC
+	VMOVUPS         (KP)(L3*1), X4
+	VINSERTF128     $1, (K4)(L3*1), RD, RD
+	VUNPCKLPS       RB, RA, T0                     // per lane: a0 b0 a1 b1
+	VUNPCKHPS       RB, RA, T1                     // a2 b2 a3 b3
+	VUNPCKLPS       RD, RC, T2                     // c0 d0 c1 d1
+	VUNPCKHPS       RD, RC, T3                     // c2 d2 c3 d3
+	VUNPCKLPD       T2, T0, RA                     // column 0: a0 b0 c0 d0 per lane
+	VUNPCKHPD       T2, T0, RB                     // column 1
+	VUNPCKLPD       T3, T1, RC                     // column 2
+	VUNPCKHPD       T3, T1, RD                     // column 3
+	VBROADCASTSS    0(QP), QD
+	VMULPS          RA, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+0]·k[·, d+0]
+	VBROADCASTSS    4(QP), QD
+	VMULPS          RB, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+1]·k[·, d+1]
+	VBROADCASTSS    8(QP), QD
+	VMULPS          RC, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+2]·k[·, d+2]
+	VBROADCASTSS    12(QP), QD
+	VMULPS          RD, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+3]·k[·, d+3]
+	ADDQ            $16, KP
+	ADDQ            $16, K4
+	ADDQ            $16, QP
+	DECQ            D
+	JNZ             exactScoresRowAVX2_d
+
+	VMOVUPS         ACC, (S)
+	ADDQ            $32, S
+	LEAQ            (KR)(LDK*8), KR                // eight keys on
+	SUBQ            $8, N
+	JNZ             exactScoresRowAVX2_keys
+
+exactScoresRowAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC
+#undef RA
+#undef RB
+#undef RC
+#undef RD
+#undef T0
+#undef T1
+#undef T2
+#undef T3
+#undef QD
+#undef S
+#undef QB
+#undef KR
+#undef LDK
+#undef HD
+#undef N
+#undef KP
+#undef K4
+#undef QP
+#undef D
+#undef L3
+
 // func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
 //
 // o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
@@ -788,6 +903,125 @@ exactScoresF16AVX2_ret:
 #undef L3
 #undef G
 #undef SP_
+
+// func ExactScoresRowF16AVX2(s, q *float32, k *uint16, ldk, hd, n int)
+//
+// s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, summed over d in order
+// from +0 (VMULPS then VADDPS): ExactScores with rs = 1. n is a multiple of
+// 8, hd a multiple of 4, both ≥ 1. Twin: kernels.exactScoresF16Generic (rs = 1).
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·ExactScoresRowF16AVX2(SB), NOSPLIT, $0-48
+#define ACC    Y0  // the eight keys' scores
+#define RA     Y1  // keys j, j+4 (then column 0)
+#define RB     Y2  // keys j+1, j+5 (then column 1)
+#define RC     Y3  // keys j+2, j+6 (then column 2)
+#define RD     Y4  // keys j+3, j+7 (then column 3)
+#define T0     Y5  // interleaves
+#define T1     Y6  // interleaves
+#define T2     Y7  // interleaves
+#define T3     Y8  // interleaves
+#define QD     Y9  // q[d+c] broadcast, then the product
+
+#define S DI
+#define QB SI  // q
+#define KR R8  // key row j
+#define LDK R9 // ldk in bytes
+#define HD R10 // hd/4
+#define N R11  // keys left
+#define KP R12 // key row j at d
+#define K4 R13 // key row j+4 at d
+#define QP R14 // q at d
+#define D R15  // d-blocks left
+#define L3 BX  // 3·ldk in bytes
+
+	MOVQ            s+0(FP), S
+	MOVQ            q+8(FP), QB
+	MOVQ            k+16(FP), KR
+	MOVQ            ldk+24(FP), LDK
+	SHLQ            $1, LDK
+	MOVQ            hd+32(FP), HD
+	SHRQ            $2, HD
+	MOVQ            n+40(FP), N
+	LEAQ            (LDK)(LDK*2), L3
+
+exactScoresRowF16AVX2_keys:
+	VXORPS          ACC, ACC, ACC
+	MOVQ            KR, KP
+	LEAQ            (KR)(LDK*4), K4
+	MOVQ            QB, QP
+	MOVQ            HD, D
+
+exactScoresRowF16AVX2_d:
+	VCVTPH2PS       (KP), X1
+	VCVTPH2PS       (K4), X5
+	VINSERTF128     $1, X5, RA, RA
+	VCVTPH2PS       (KP)(LDK*1), X2
+	VCVTPH2PS       (K4)(LDK*1), X5
+	VINSERTF128     $1, X5, RB, RB
+	VCVTPH2PS       (KP)(LDK*2), X3
+	VCVTPH2PS       (K4)(LDK*2), X5
+	VINSERTF128     $1, X5, RC, RC
+	VCVTPH2PS       (KP)(L3*1), X4
+	VCVTPH2PS       (K4)(L3*1), X5
+	VINSERTF128     $1, X5, RD, RD
+	VUNPCKLPS       RB, RA, T0                     // per lane: a0 b0 a1 b1
+	VUNPCKHPS       RB, RA, T1                     // a2 b2 a3 b3
+	VUNPCKLPS       RD, RC, T2                     // c0 d0 c1 d1
+	VUNPCKHPS       RD, RC, T3                     // c2 d2 c3 d3
+	VUNPCKLPD       T2, T0, RA                     // column 0: a0 b0 c0 d0 per lane
+	VUNPCKHPD       T2, T0, RB                     // column 1
+	VUNPCKLPD       T3, T1, RC                     // column 2
+	VUNPCKHPD       T3, T1, RD                     // column 3
+	VBROADCASTSS    0(QP), QD
+	VMULPS          RA, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+0]·k[·, d+0]
+	VBROADCASTSS    4(QP), QD
+	VMULPS          RB, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+1]·k[·, d+1]
+	VBROADCASTSS    8(QP), QD
+	VMULPS          RC, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+2]·k[·, d+2]
+	VBROADCASTSS    12(QP), QD
+	VMULPS          RD, QD, QD
+	VADDPS          QD, ACC, ACC                   // acc += q[d+3]·k[·, d+3]
+	ADDQ            $8, KP
+	ADDQ            $8, K4
+	ADDQ            $16, QP
+	DECQ            D
+	JNZ             exactScoresRowF16AVX2_d
+
+	VMOVUPS         ACC, (S)
+	ADDQ            $32, S
+	LEAQ            (KR)(LDK*8), KR                // eight keys on
+	SUBQ            $8, N
+	JNZ             exactScoresRowF16AVX2_keys
+
+exactScoresRowF16AVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC
+#undef RA
+#undef RB
+#undef RC
+#undef RD
+#undef T0
+#undef T1
+#undef T2
+#undef T3
+#undef QD
+#undef S
+#undef QB
+#undef KR
+#undef LDK
+#undef HD
+#undef N
+#undef KP
+#undef K4
+#undef QP
+#undef D
+#undef L3
 
 // func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
 //

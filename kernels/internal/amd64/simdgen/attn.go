@@ -72,6 +72,7 @@ func attnFile(g *gen) {
 	widenAVX2(g)
 	for _, e := range []elem{elemF32, elemF16} {
 		scoresAVX2(g, e)
+		scoresRowAVX2(g, e)
 		weightedAVX2(g, e)
 		dotRowsAVX2(g, e)
 	}
@@ -706,6 +707,100 @@ multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.`)
 	g.i("ADDQ", "$32, R10")
 	g.i("CMPQ", "R10, R8")
 	g.jmp("JB", "group")
+	g.blank()
+	g.end()
+}
+
+// scoresRowAVX2: ExactScoresRow[F16]AVX2(s, q *float32, k *T, ldk, hd, n
+// int): one query, one lane per key. Eight keys at a time, d in blocks of
+// four: rows j and j+4 are loaded into the two halves of a ymm register
+// (so for the four pairs), transposed within the 128-bit lanes
+// (VUNPCKLPS/HPS, VUNPCKLPD/HPD) so that column c holds k[j..j+7, d+c],
+// and acc += q[d+c]·that for c = 0..3 in order, separately rounded: each
+// lane is the twin's sequential sum.
+func scoresRowAVX2(g *gen, e elem) {
+	name := "ExactScoresRow" + e.suffix + "AVX2"
+	g.text(name, "$0-48", fmt.Sprintf("(s, q *float32, k %s, ldk, hd, n int)", e.goType), `
+s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, summed over d in order
+from +0 (VMULPS then VADDPS): ExactScores with rs = 1. n is a multiple of
+8, hd a multiple of 4, both ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic (rs = 1).`)
+	g.named(
+		reg{"ACC", 0, "the eight keys' scores"},
+		reg{"RA", 1, "keys j, j+4 (then column 0)"}, reg{"RB", 2, "keys j+1, j+5 (then column 1)"},
+		reg{"RC", 3, "keys j+2, j+6 (then column 2)"}, reg{"RD", 4, "keys j+3, j+7 (then column 3)"},
+		reg{"T0", 5, "interleaves"}, reg{"T1", 6, "interleaves"}, reg{"T2", 7, "interleaves"}, reg{"T3", 8, "interleaves"},
+		reg{"QD", 9, "q[d+c] broadcast, then the product"},
+	)
+	g.p("#define S DI")
+	g.p("#define QB SI  // q")
+	g.p("#define KR R8  // key row j")
+	g.p("#define LDK R9 // ldk in bytes")
+	g.p("#define HD R10 // hd/4")
+	g.p("#define N R11  // keys left")
+	g.p("#define KP R12 // key row j at d")
+	g.p("#define K4 R13 // key row j+4 at d")
+	g.p("#define QP R14 // q at d")
+	g.p("#define D R15  // d-blocks left")
+	g.p("#define L3 BX  // 3·ldk in bytes")
+	g.defs = append(g.defs, "S", "QB", "KR", "LDK", "HD", "N", "KP", "K4", "QP", "D", "L3")
+	g.blank()
+	g.i("MOVQ", "s+0(FP), S")
+	g.i("MOVQ", "q+8(FP), QB")
+	g.i("MOVQ", "k+16(FP), KR")
+	g.i("MOVQ", "ldk+24(FP), LDK")
+	g.i("SHLQ", fmt.Sprintf("$%d, LDK", map[int]int{4: 2, 2: 1}[e.size]))
+	g.i("MOVQ", "hd+32(FP), HD")
+	g.i("SHRQ", "$2, HD")
+	g.i("MOVQ", "n+40(FP), N")
+	g.i("LEAQ", "(LDK)(LDK*2), L3")
+	g.blank()
+	g.label("keys")
+	g.i("VXORPS", "ACC, ACC, ACC")
+	g.i("MOVQ", "KR, KP")
+	g.i("LEAQ", "(KR)(LDK*4), K4")
+	g.i("MOVQ", "QB, QP")
+	g.i("MOVQ", "HD, D")
+	g.blank()
+	g.label("d")
+	rows := []struct{ r, lo, hi string }{
+		{"RA", "(KP)", "(K4)"}, {"RB", "(KP)(LDK*1)", "(K4)(LDK*1)"},
+		{"RC", "(KP)(LDK*2)", "(K4)(LDK*2)"}, {"RD", "(KP)(L3*1)", "(K4)(L3*1)"},
+	}
+	for _, r := range rows {
+		x := g.x(r.r)
+		if e.size == 2 {
+			g.i("VCVTPH2PS", r.lo+", "+x)
+			g.i("VCVTPH2PS", r.hi+", "+g.x("T0"))
+			g.i("VINSERTF128", "$1, "+g.x("T0")+", "+r.r+", "+r.r)
+		} else {
+			g.i("VMOVUPS", r.lo+", "+x)
+			g.i("VINSERTF128", "$1, "+r.hi+", "+r.r+", "+r.r)
+		}
+	}
+	g.ic("VUNPCKLPS", "RB, RA, T0", "per lane: a0 b0 a1 b1")
+	g.ic("VUNPCKHPS", "RB, RA, T1", "a2 b2 a3 b3")
+	g.ic("VUNPCKLPS", "RD, RC, T2", "c0 d0 c1 d1")
+	g.ic("VUNPCKHPS", "RD, RC, T3", "c2 d2 c3 d3")
+	g.ic("VUNPCKLPD", "T2, T0, RA", "column 0: a0 b0 c0 d0 per lane")
+	g.ic("VUNPCKHPD", "T2, T0, RB", "column 1")
+	g.ic("VUNPCKLPD", "T3, T1, RC", "column 2")
+	g.ic("VUNPCKHPD", "T3, T1, RD", "column 3")
+	for c, col := range []string{"RA", "RB", "RC", "RD"} {
+		g.i("VBROADCASTSS", fmt.Sprintf("%d(QP), QD", 4*c))
+		g.i("VMULPS", col+", QD, QD")
+		g.ic("VADDPS", "QD, ACC, ACC", fmt.Sprintf("acc += q[d+%d]·k[·, d+%d]", c, c))
+	}
+	g.i("ADDQ", fmt.Sprintf("$%d, KP", 4*e.size))
+	g.i("ADDQ", fmt.Sprintf("$%d, K4", 4*e.size))
+	g.i("ADDQ", "$16, QP")
+	g.i("DECQ", "D")
+	g.jmp("JNZ", "d")
+	g.blank()
+	g.i("VMOVUPS", "ACC, (S)")
+	g.i("ADDQ", "$32, S")
+	g.ic("LEAQ", "(KR)(LDK*8), KR", "eight keys on")
+	g.i("SUBQ", "$8, N")
+	g.jmp("JNZ", "keys")
 	g.blank()
 	g.end()
 }
