@@ -194,8 +194,7 @@ func dotRowsF16AVX512(dst, q []float32, k []quant.F16, ldk int) {
 
 // The AVX2 forms (attn_avx2_amd64.s, and SoftmaxColsAVX2 in
 // expsum_amd64.s): 8 lanes, so the shapes they take are multiples of 8;
-// the rest goes to the generic twin, which returns the same bits. avx2
-// has no ExactDiv of its own: on a CPU without AVX-512 it runs generic.
+// the rest goes to the generic twin, which returns the same bits.
 
 func widenF16AVX2(dst []float32, src []quant.F16) {
 	if len(dst) != len(src) {
@@ -294,6 +293,24 @@ func exactExpAVX2(dst, x, m []float32) {
 		exactExpGeneric(dst[n:], x[n:], m)
 	default:
 		exactExpGeneric(dst, x, m)
+	}
+}
+
+func exactDivAVX2(x, d []float32) {
+	checkPeriodic("ExactDiv", len(x), len(x), len(d))
+	switch p := len(d); {
+	case len(x) == 0:
+	case p%8 == 0:
+		amd64.ExactDivAVX2(&x[0], &d[0], len(x), p)
+	case p == 1:
+		d8 := [8]float32{d[0], d[0], d[0], d[0], d[0], d[0], d[0], d[0]}
+		n := len(x) &^ 7
+		if n > 0 {
+			amd64.ExactDivAVX2(&x[0], &d8[0], n, 8)
+		}
+		exactDivGeneric(x[n:], d)
+	default:
+		exactDivGeneric(x, d)
 	}
 }
 

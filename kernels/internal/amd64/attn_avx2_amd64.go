@@ -78,3 +78,9 @@ func ExactScoresRowAVX2(s, q *float32, k *float32, ldk, hd, n int)
 //
 //go:noescape
 func ExactScoresRowF16AVX2(s, q *float32, k *uint16, ldk, hd, n int)
+
+// ExactDivAVX2 sets x[i] = x[i] / d[i mod period] for i < n, n a multiple
+// of period, period a multiple of 8. Twin: exactDivGeneric.
+//
+//go:noescape
+func ExactDivAVX2(x, d *float32, n, period int)

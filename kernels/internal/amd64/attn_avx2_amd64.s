@@ -1818,3 +1818,37 @@ exactSoftmaxAVX2_ret:
 	RET
 
 
+// func ExactDivAVX2(x, d *float32, n, period int)
+//
+// x[i] = x[i] / d[i mod period] for i < n, n a multiple of period, period a
+// multiple of 8 (VDIVPS: IEEE division). Twin: kernels.exactDivGeneric.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·ExactDivAVX2(SB), NOSPLIT, $0-32
+	MOVQ            x+0(FP), DI
+	MOVQ            d+8(FP), SI
+	MOVQ            n+16(FP), CX
+	MOVQ            period+24(FP), R8
+	SHLQ            $2, R8
+	TESTQ           CX, CX
+	JZ              exactDivAVX2_ret
+	XORQ            R9, R9                         // byte offset in the period
+
+exactDivAVX2_loop:
+	VMOVUPS         (DI), Y0
+	VDIVPS          (SI)(R9*1), Y0, Y0
+	VMOVUPS         Y0, (DI)
+	ADDQ            $32, DI
+	ADDQ            $32, R9
+	CMPQ            R9, R8
+	JB              exactDivAVX2_next
+	XORQ            R9, R9
+exactDivAVX2_next:
+	SUBQ            $8, CX
+	JNZ             exactDivAVX2_loop
+
+exactDivAVX2_ret:
+	VZEROUPPER
+	RET
+
+

@@ -79,6 +79,7 @@ func attnFile(g *gen) {
 	expTab(g)
 	exactExpAVX2(g)
 	exactSoftmaxAVX2(g)
+	exactDivAVX2(g)
 }
 
 // widenAVX2: WidenF16AVX2(dst *float32, src *uint16, n int), n a multiple
@@ -801,6 +802,38 @@ from +0 (VMULPS then VADDPS): ExactScores with rs = 1. n is a multiple of
 	g.ic("LEAQ", "(KR)(LDK*8), KR", "eight keys on")
 	g.i("SUBQ", "$8, N")
 	g.jmp("JNZ", "keys")
+	g.blank()
+	g.end()
+}
+
+// exactDivAVX2: ExactDivAVX2(x, d *float32, n, period int), period a
+// multiple of 8.
+func exactDivAVX2(g *gen) {
+	g.text("ExactDivAVX2", "$0-32", "(x, d *float32, n, period int)", `
+x[i] = x[i] / d[i mod period] for i < n, n a multiple of period, period a
+multiple of 8 (VDIVPS: IEEE division). Twin: kernels.exactDivGeneric.`)
+	g.regs, g.defs = map[string]int{}, nil
+	g.i("MOVQ", "x+0(FP), DI")
+	g.i("MOVQ", "d+8(FP), SI")
+	g.i("MOVQ", "n+16(FP), CX")
+	g.i("MOVQ", "period+24(FP), R8")
+	g.i("SHLQ", "$2, R8")
+	g.i("TESTQ", "CX, CX")
+	g.jmp("JZ", "ret")
+	g.ic("XORQ", "R9, R9", "byte offset in the period")
+	g.blank()
+	g.label("loop")
+	g.i("VMOVUPS", "(DI), Y0")
+	g.i("VDIVPS", "(SI)(R9*1), Y0, Y0")
+	g.i("VMOVUPS", "Y0, (DI)")
+	g.i("ADDQ", "$32, DI")
+	g.i("ADDQ", "$32, R9")
+	g.i("CMPQ", "R9, R8")
+	g.jmp("JB", "next")
+	g.i("XORQ", "R9, R9")
+	g.label("next")
+	g.i("SUBQ", "$8, CX")
+	g.jmp("JNZ", "loop")
 	g.blank()
 	g.end()
 }
