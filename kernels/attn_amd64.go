@@ -143,9 +143,9 @@ func softmaxColsAVX512(st []float32, lim []int32, scale float32) {
 // the first row a call reads to the end of the slice it is given, is taken
 // to stream from beyond the core's caches, and the decode kernels
 // (DotRows, ExactWeighted's one-row or 64-column loop) prefetch it 8 KiB
-// ahead. sdpa
-// passes K and V from the call's first key row to the end of the cache,
-// so a real KV cache (every layer's, read once a token) takes that path;
+// ahead. sdpa passes K and V from the call's first key row to the end of
+// the cache, so a real KV cache (every layer's, read once a token) takes
+// that path;
 // a small one that stays in L2 does not, since there the prefetches only
 // add work. Measured on Zen 5 (sdpa BenchmarkSDPA, Fast decode, one
 // thread, 8 interleaved runs): 32 heads × 1024 keys −31%, 32 × 4096

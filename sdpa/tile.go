@@ -169,9 +169,7 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 	p.softmaxWide(u, st, rs, rows, lim, sc.lim32[:rs])
 	clear(o)
 	if n > 0 {
-		// V is read in place: binary16 V by ExactWeightedF16, which widens
-		// in registers and returns ExactWeighted's bits on the widened V.
-		p.rowWeightedRows(o, st, rs, v, kv0)
+		p.weighted(o, st, rs, v, kv0) // V in place, binary16 V too
 	}
 	for r := range rows {
 		copy(out[qo[r]:qo[r]+hd], o[r*hd:(r+1)*hd])
@@ -289,26 +287,17 @@ func (p *plan) rowScores(s, q []float32, k any, off int) {
 	}
 }
 
-// rowWeighted adds Σ_j w[j]·v[off + j·ksJ, :] to o (ExactWeighted or its
-// F16 form).
-func (p *plan) rowWeighted(o, w []float32, v any, off int) {
-	switch v := v.(type) {
-	case []float32:
-		p.ops.ExactWeighted(o, len(o), w, 1, v[off:], p.ksJ)
-	case []quant.F16:
-		p.ops.ExactWeightedF16(o, len(o), w, 1, v[off:], p.ksJ)
-	}
-}
-
-// rowWeightedRows adds Σ_j st[j·rs + r]·v[off + j·ksJ, :] to row r of o
-// for every row of o (ExactWeighted or its F16 form, over every key).
-func (p *plan) rowWeightedRows(o, st []float32, rs int, v any, off int) {
+// weighted adds Σ_j w[j·rs + r]·v[off + j·ksJ, :] to row r of o for every
+// row of o (len(o)/HeadDim ≤ rs rows; rs = 1 for one row): ExactWeighted,
+// or its F16 form, which widens binary16 V in registers and returns
+// ExactWeighted's bits on the widened V.
+func (p *plan) weighted(o, w []float32, rs int, v any, off int) {
 	hd := p.sh.HeadDim
 	switch v := v.(type) {
 	case []float32:
-		p.ops.ExactWeighted(o, hd, st, rs, v[off:], p.ksJ)
+		p.ops.ExactWeighted(o, hd, w, rs, v[off:], p.ksJ)
 	case []quant.F16:
-		p.ops.ExactWeightedF16(o, hd, st, rs, v[off:], p.ksJ)
+		p.ops.ExactWeightedF16(o, hd, w, rs, v[off:], p.ksJ)
 	}
 }
 
@@ -412,7 +401,7 @@ func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScra
 		j1 := min(j0+kvBlock, n)
 		for r := range rows {
 			if je := min(j1, lim[r]); je > j0 {
-				p.rowWeighted(o[r*hd:(r+1)*hd], S[r*nk+j0:r*nk+je], v, kv0+j0*p.ksJ)
+				p.weighted(o[r*hd:(r+1)*hd], S[r*nk+j0:r*nk+je], 1, v, kv0+j0*p.ksJ)
 			}
 		}
 	}
