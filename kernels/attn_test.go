@@ -425,7 +425,7 @@ func TestF16KernelsVariants(t *testing.T) {
 	}
 	for name, ops := range attnVariants(t) {
 		for _, hd := range []int{5, 16, 64, 80} {
-			for _, n := range []int{0, 1, 15, 16, 33} {
+			for _, n := range []int{0, 1, 15, 16, 33, 48} {
 				for _, raw := range []bool{false, true} {
 					ld := hd + 3*(n%2)
 					kv := f16s(max(0, (n-1)*ld+hd), raw)

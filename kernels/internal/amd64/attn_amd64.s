@@ -1455,16 +1455,180 @@ dotrowsf16_done:
 
 
 // func ExactScoresRowF16AVX512(s, q *float32, k *uint16, ldk, hd, n int)
+//
+// ExactScoresRowAVX512 with k binary16, but the block is transposed before
+// it is widened: 16-bit words take half the shuffles of float32 lanes.
+// Register i (i = 0..7) holds key rows i and i+8, d .. d+15, with 128-bit
+// lanes (row i, d..d+7), (row i+8, d..d+7), (row i, d+8..), (row i+8, d+8..)
+// (one VPERMT2Q); three rounds of in-lane unpacks (words, dwords, qwords)
+// transpose each lane's 8×8 words, so that register c holds column d+c of
+// keys 0..15 in its low half and column d+8+c in its high half; each half
+// is widened (VCVTPH2PS, exact) and applied in column order as
+// ExactScoresRowAVX512 does. Two groups of sixteen keys run interleaved, a
+// block at a time, so that neither accumulator's chain of additions waits on
+// the other's: every lane is still the twin's sequential sum.
+
+#define F_ROW BX  // rows i of the block
+#define F_ROW8 CX // rows i+8
+#define F_IDX Z29 // the VPERMT2Q index
+
+// FTSTEP applies column c (register T, float32) to the accumulator ACC.
+#define FTSTEP(c, T, ACC) \
+	VMULPS.BCST (c*4)(Q_QP), T, T \
+	VADDPS      T, ACC, ACC
+
+// FBLOCK runs one 16×16 block: sixteen key rows from KP, d .. d+15 with q at
+// Q_QP, into ACC. It uses Z0-Z23.
+#define FBLOCK(KP, ACC) \
+	MOVQ        KP, F_ROW                    \
+	LEAQ        (KP)(Q_LDK*8), F_ROW8        \
+	VMOVDQU     (F_ROW), Y0                  \
+	VMOVDQU     (F_ROW8), Y8                 \
+	VMOVDQU     (F_ROW)(Q_LDK*1), Y1         \
+	VMOVDQU     (F_ROW8)(Q_LDK*1), Y9        \
+	VMOVDQU     (F_ROW)(Q_LDK*2), Y2         \
+	VMOVDQU     (F_ROW8)(Q_LDK*2), Y10       \
+	VMOVDQU     (F_ROW)(Q_L3*1), Y3          \
+	VMOVDQU     (F_ROW8)(Q_L3*1), Y11        \
+	LEAQ        (F_ROW)(Q_LDK*4), F_ROW      \
+	LEAQ        (F_ROW8)(Q_LDK*4), F_ROW8    \
+	VMOVDQU     (F_ROW), Y4                  \
+	VMOVDQU     (F_ROW8), Y12                \
+	VMOVDQU     (F_ROW)(Q_LDK*1), Y5         \
+	VMOVDQU     (F_ROW8)(Q_LDK*1), Y13       \
+	VMOVDQU     (F_ROW)(Q_LDK*2), Y6         \
+	VMOVDQU     (F_ROW8)(Q_LDK*2), Y14       \
+	VMOVDQU     (F_ROW)(Q_L3*1), Y7          \
+	VMOVDQU     (F_ROW8)(Q_L3*1), Y15        \
+	VPERMT2Q    Z8, F_IDX, Z0                \
+	VPERMT2Q    Z9, F_IDX, Z1                \
+	VPERMT2Q    Z10, F_IDX, Z2               \
+	VPERMT2Q    Z11, F_IDX, Z3               \
+	VPERMT2Q    Z12, F_IDX, Z4               \
+	VPERMT2Q    Z13, F_IDX, Z5               \
+	VPERMT2Q    Z14, F_IDX, Z6               \
+	VPERMT2Q    Z15, F_IDX, Z7               \
+	VPUNPCKLWD  Z1, Z0, Z16                  \ // rows 0,1 columns 0-3
+	VPUNPCKHWD  Z1, Z0, Z17                  \ // rows 0,1 columns 4-7
+	VPUNPCKLWD  Z3, Z2, Z18                  \
+	VPUNPCKHWD  Z3, Z2, Z19                  \
+	VPUNPCKLWD  Z5, Z4, Z20                  \
+	VPUNPCKHWD  Z5, Z4, Z21                  \
+	VPUNPCKLWD  Z7, Z6, Z22                  \
+	VPUNPCKHWD  Z7, Z6, Z23                  \
+	VPUNPCKLDQ  Z18, Z16, Z0                 \ // rows 0-3 columns 0,1
+	VPUNPCKHDQ  Z18, Z16, Z1                 \ // columns 2,3
+	VPUNPCKLDQ  Z19, Z17, Z2                 \ // columns 4,5
+	VPUNPCKHDQ  Z19, Z17, Z3                 \ // columns 6,7
+	VPUNPCKLDQ  Z22, Z20, Z4                 \ // rows 4-7
+	VPUNPCKHDQ  Z22, Z20, Z5                 \
+	VPUNPCKLDQ  Z23, Z21, Z6                 \
+	VPUNPCKHDQ  Z23, Z21, Z7                 \
+	VPUNPCKLQDQ Z4, Z0, Z16                  \ // column 0 (and 8)
+	VPUNPCKHQDQ Z4, Z0, Z17                  \ // column 1 (and 9)
+	VPUNPCKLQDQ Z5, Z1, Z18                  \
+	VPUNPCKHQDQ Z5, Z1, Z19                  \
+	VPUNPCKLQDQ Z6, Z2, Z20                  \
+	VPUNPCKHQDQ Z6, Z2, Z21                  \
+	VPUNPCKLQDQ Z7, Z3, Z22                  \
+	VPUNPCKHQDQ Z7, Z3, Z23                  \
+	VCVTPH2PS   Y16, Z0                      \
+	VCVTPH2PS   Y17, Z1                      \
+	VCVTPH2PS   Y18, Z2                      \
+	VCVTPH2PS   Y19, Z3                      \
+	VCVTPH2PS   Y20, Z4                      \
+	VCVTPH2PS   Y21, Z5                      \
+	VCVTPH2PS   Y22, Z6                      \
+	VCVTPH2PS   Y23, Z7                      \
+	FTSTEP(0, Z0, ACC)                       \
+	FTSTEP(1, Z1, ACC)                       \
+	FTSTEP(2, Z2, ACC)                       \
+	FTSTEP(3, Z3, ACC)                       \
+	FTSTEP(4, Z4, ACC)                       \
+	FTSTEP(5, Z5, ACC)                       \
+	FTSTEP(6, Z6, ACC)                       \
+	FTSTEP(7, Z7, ACC)                       \
+	VEXTRACTI64X4 $1, Z16, Y8                \
+	VEXTRACTI64X4 $1, Z17, Y9                \
+	VEXTRACTI64X4 $1, Z18, Y10               \
+	VEXTRACTI64X4 $1, Z19, Y11               \
+	VEXTRACTI64X4 $1, Z20, Y12               \
+	VEXTRACTI64X4 $1, Z21, Y13               \
+	VEXTRACTI64X4 $1, Z22, Y14               \
+	VEXTRACTI64X4 $1, Z23, Y15               \
+	VCVTPH2PS   Y8, Z8                       \
+	VCVTPH2PS   Y9, Z9                       \
+	VCVTPH2PS   Y10, Z10                     \
+	VCVTPH2PS   Y11, Z11                     \
+	VCVTPH2PS   Y12, Z12                     \
+	VCVTPH2PS   Y13, Z13                     \
+	VCVTPH2PS   Y14, Z14                     \
+	VCVTPH2PS   Y15, Z15                     \
+	FTSTEP(8, Z8, ACC)                       \
+	FTSTEP(9, Z9, ACC)                       \
+	FTSTEP(10, Z10, ACC)                     \
+	FTSTEP(11, Z11, ACC)                     \
+	FTSTEP(12, Z12, ACC)                     \
+	FTSTEP(13, Z13, ACC)                     \
+	FTSTEP(14, Z14, ACC)                     \
+	FTSTEP(15, Z15, ACC)
+
+// VPERMT2Q index: qwords 0,1 of row i, 0,1 of row i+8, 2,3 of row i, 2,3
+// of row i+8.
+DATA ·f16RowPairIdx<>+0(SB)/8, $0
+DATA ·f16RowPairIdx<>+8(SB)/8, $1
+DATA ·f16RowPairIdx<>+16(SB)/8, $8
+DATA ·f16RowPairIdx<>+24(SB)/8, $9
+DATA ·f16RowPairIdx<>+32(SB)/8, $2
+DATA ·f16RowPairIdx<>+40(SB)/8, $3
+DATA ·f16RowPairIdx<>+48(SB)/8, $10
+DATA ·f16RowPairIdx<>+56(SB)/8, $11
+GLOBL ·f16RowPairIdx<>(SB), RODATA|NOPTR, $64
+
+#define F_K2 DX  // the second group's rows (sixteen rows on)
+#define F_ACC2 Z30
+
 TEXT ·ExactScoresRowF16AVX512(SB), NOSPLIT, $0-48
-	MOVQ s+0(FP), Q_S
-	MOVQ q+8(FP), Q_Q
-	MOVQ k+16(FP), Q_K
-	MOVQ ldk+24(FP), Q_LDK
-	SHLQ $1, Q_LDK // binary16: 2 bytes a value
-	MOVQ hd+32(FP), Q_HD
-	SHRQ $4, Q_HD
-	MOVQ n+40(FP), Q_N
-	LEAQ (Q_LDK)(Q_LDK*2), Q_L3
+	MOVQ    s+0(FP), Q_S
+	MOVQ    q+8(FP), Q_Q
+	MOVQ    k+16(FP), Q_K
+	MOVQ    ldk+24(FP), Q_LDK
+	SHLQ    $1, Q_LDK // binary16: 2 bytes a value
+	MOVQ    hd+32(FP), Q_HD
+	SHRQ    $4, Q_HD
+	MOVQ    n+40(FP), Q_N
+	LEAQ    (Q_LDK)(Q_LDK*2), Q_L3
+	VMOVDQU64 ·f16RowPairIdx<>(SB), F_IDX
+
+scorerowf16_pairs:
+	CMPQ   Q_N, $32
+	JB     scorerowf16_keys
+	VPXORD Q_ACC, Q_ACC, Q_ACC
+	VPXORD F_ACC2, F_ACC2, F_ACC2
+	MOVQ   Q_K, Q_KP
+	MOVQ   Q_LDK, F_K2
+	SHLQ   $4, F_K2
+	ADDQ   Q_K, F_K2
+	MOVQ   Q_Q, Q_QP
+	MOVQ   Q_HD, Q_D
+
+scorerowf16_pairblock:
+	FBLOCK(Q_KP, Q_ACC)
+	FBLOCK(F_K2, F_ACC2)
+	ADDQ $32, Q_KP
+	ADDQ $32, F_K2
+	ADDQ $64, Q_QP
+	DECQ Q_D
+	JNZ  scorerowf16_pairblock
+
+	VMOVUPS Q_ACC, (Q_S)
+	VMOVUPS F_ACC2, 64(Q_S)
+	ADDQ    $128, Q_S
+	SHLQ    $5, Q_LDK
+	ADDQ    Q_LDK, Q_K  // 32 rows on
+	SHRQ    $5, Q_LDK
+	SUBQ    $32, Q_N
+	JMP     scorerowf16_pairs
 
 scorerowf16_keys:
 	TESTQ  Q_N, Q_N
@@ -1475,126 +1639,13 @@ scorerowf16_keys:
 	MOVQ   Q_HD, Q_D
 
 scorerowf16_block:
-	// Sixteen key rows, d .. d+15.
-	MOVQ    Q_KP, Q_ROW
-	VCVTPH2PS (Q_ROW), Z0
-	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z1
-	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z2
-	VCVTPH2PS (Q_ROW)(Q_L3*1), Z3
-	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
-	VCVTPH2PS (Q_ROW), Z4
-	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z5
-	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z6
-	VCVTPH2PS (Q_ROW)(Q_L3*1), Z7
-	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
-	VCVTPH2PS (Q_ROW), Z8
-	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z9
-	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z10
-	VCVTPH2PS (Q_ROW)(Q_L3*1), Z11
-	LEAQ    (Q_ROW)(Q_LDK*4), Q_ROW
-	VCVTPH2PS (Q_ROW), Z12
-	VCVTPH2PS (Q_ROW)(Q_LDK*1), Z13
-	VCVTPH2PS (Q_ROW)(Q_LDK*2), Z14
-	VCVTPH2PS (Q_ROW)(Q_L3*1), Z15
-
-	// 32-bit interleaves of row pairs: Z16+2i = lo(r2i, r2i+1), Z17+2i = hi.
-	VUNPCKLPS Z1, Z0, Z16
-	VUNPCKHPS Z1, Z0, Z17
-	VUNPCKLPS Z3, Z2, Z18
-	VUNPCKHPS Z3, Z2, Z19
-	VUNPCKLPS Z5, Z4, Z20
-	VUNPCKHPS Z5, Z4, Z21
-	VUNPCKLPS Z7, Z6, Z22
-	VUNPCKHPS Z7, Z6, Z23
-	VUNPCKLPS Z9, Z8, Z24
-	VUNPCKHPS Z9, Z8, Z25
-	VUNPCKLPS Z11, Z10, Z26
-	VUNPCKHPS Z11, Z10, Z27
-	VUNPCKLPS Z13, Z12, Z28
-	VUNPCKHPS Z13, Z12, Z29
-	VUNPCKLPS Z15, Z14, Z30
-	VUNPCKHPS Z15, Z14, Z0
-
-	// 64-bit interleaves: for rows 4g..4g+3, column position m (of each
-	// 128-bit lane) in Z(1+4g+m)... laid out as U[g][m]:
-	//   rows 0-3:  m0 Z1, m1 Z2, m2 Z3, m3 Z4
-	//   rows 4-7:  m0 Z5, m1 Z6, m2 Z7, m3 Z8
-	//   rows 8-11: m0 Z9, m1 Z10, m2 Z11, m3 Z12
-	//   rows 12-15: m0 Z13, m1 Z14, m2 Z15, m3 Z16
-	VUNPCKLPD Z18, Z16, Z1
-	VUNPCKHPD Z18, Z16, Z2
-	VUNPCKLPD Z19, Z17, Z3
-	VUNPCKHPD Z19, Z17, Z4
-	VUNPCKLPD Z22, Z20, Z5
-	VUNPCKHPD Z22, Z20, Z6
-	VUNPCKLPD Z23, Z21, Z7
-	VUNPCKHPD Z23, Z21, Z8
-	VUNPCKLPD Z26, Z24, Z9
-	VUNPCKHPD Z26, Z24, Z10
-	VUNPCKLPD Z27, Z25, Z11
-	VUNPCKHPD Z27, Z25, Z12
-	VUNPCKLPD Z30, Z28, Z13
-	VUNPCKHPD Z30, Z28, Z14
-	VUNPCKLPD Z0, Z29, Z15
-	VUNPCKHPD Z0, Z29, Z16
-
-	// For each m: halves V (lanes 0,1) and W (lanes 2,3) of rows 0-7 and
-	// 8-15, then column c = 4ℓ + m is lane ℓ of each: ℓ = 0, 1 from V
-	// (VSHUFF32X4 $0x88, $0xdd), ℓ = 2, 3 from W.
-	HALVES(Z1, Z5, Z9, Z13, Z17, Z18, Z19, Z20)   // m = 0
-	HALVES(Z2, Z6, Z10, Z14, Z21, Z22, Z23, Z24)  // m = 1
-	HALVES(Z3, Z7, Z11, Z15, Z25, Z26, Z27, Z28)  // m = 2
-	HALVES(Z4, Z8, Z12, Z16, Z29, Z30, Z0, Z1)    // m = 3
-
-	// Columns 0-3 (ℓ = 0): lane 0 of the V halves.
-	VSHUFF32X4 $0x88, Z18, Z17, Z2
-	TSTEP(0, Z2)
-	VSHUFF32X4 $0x88, Z22, Z21, Z2
-	TSTEP(1, Z2)
-	VSHUFF32X4 $0x88, Z26, Z25, Z2
-	TSTEP(2, Z2)
-	VSHUFF32X4 $0x88, Z30, Z29, Z2
-	TSTEP(3, Z2)
-	// Columns 4-7 (ℓ = 1).
-	VSHUFF32X4 $0xdd, Z18, Z17, Z2
-	TSTEP(4, Z2)
-	VSHUFF32X4 $0xdd, Z22, Z21, Z2
-	TSTEP(5, Z2)
-	VSHUFF32X4 $0xdd, Z26, Z25, Z2
-	TSTEP(6, Z2)
-	VSHUFF32X4 $0xdd, Z30, Z29, Z2
-	TSTEP(7, Z2)
-	// Columns 8-11 (ℓ = 2): the W halves.
-	VSHUFF32X4 $0x88, Z20, Z19, Z2
-	TSTEP(8, Z2)
-	VSHUFF32X4 $0x88, Z24, Z23, Z2
-	TSTEP(9, Z2)
-	VSHUFF32X4 $0x88, Z28, Z27, Z2
-	TSTEP(10, Z2)
-	VSHUFF32X4 $0x88, Z1, Z0, Z2
-	TSTEP(11, Z2)
-	// Columns 12-15 (ℓ = 3).
-	VSHUFF32X4 $0xdd, Z20, Z19, Z2
-	TSTEP(12, Z2)
-	VSHUFF32X4 $0xdd, Z24, Z23, Z2
-	TSTEP(13, Z2)
-	VSHUFF32X4 $0xdd, Z28, Z27, Z2
-	TSTEP(14, Z2)
-	VSHUFF32X4 $0xdd, Z1, Z0, Z2
-	TSTEP(15, Z2)
-
+	FBLOCK(Q_KP, Q_ACC)
 	ADDQ $32, Q_KP
 	ADDQ $64, Q_QP
 	DECQ Q_D
 	JNZ  scorerowf16_block
 
-	VMOVUPS Q_ACC, (Q_S)
-	ADDQ    $64, Q_S
-	SHLQ    $4, Q_LDK
-	ADDQ    Q_LDK, Q_K  // sixteen rows on
-	SHRQ    $4, Q_LDK
-	SUBQ    $16, Q_N
-	JMP     scorerowf16_keys
+	VMOVUPS Q_ACC, (Q_S) // the last sixteen keys (n is a multiple of 16)
 
 scorerowf16_done:
 	VZEROUPPER
