@@ -93,15 +93,22 @@ widenF16AVX2_ret:
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·ExactScoresAVX2(SB), NOSPLIT, $0-56
-#define ACC0   Y0  // key j's scores of the lane group
+#define ACC0   Y0  // key j's scores of lane group 0
 #define ACC1   Y1  // key j+1
 #define ACC2   Y2  // key j+2
 #define ACC3   Y3  // key j+3
-#define Q      Y4  // qt[d, group]
-#define B0     Y5  // k[j, d] broadcast, then the product
-#define B1     Y6  // k[j+1, d]
-#define B2     Y7  // k[j+2, d]
-#define B3     Y8  // k[j+3, d]
+#define ACC4   Y4  // key j's scores of lane group 1
+#define ACC5   Y5  // key j+1
+#define ACC6   Y6  // key j+2
+#define ACC7   Y7  // key j+3
+#define Q0     Y8  // qt[d, group 0]
+#define Q1     Y9  // qt[d, group 1]
+#define B0     Y10 // k[j, d] broadcast
+#define B1     Y11 // k[j+1, d]
+#define B2     Y12 // k[j+2, d]
+#define B3     Y13 // k[j+3, d]
+#define T0     Y14 // a product of group 0
+#define T1     Y15 // a product of group 1
 
 #define ST DI  // st row of key j
 #define QT SI  // qt
@@ -132,7 +139,74 @@ exactScoresAVX2_keys4:
 	CMPQ            N, $4
 	JB              exactScoresAVX2_keys1
 	XORQ            G, G
-exactScoresAVX2_keys4_group:
+exactScoresAVX2_keys4_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresAVX2_keys4_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	VXORPS          ACC4, ACC4, ACC4
+	VXORPS          ACC5, ACC5, ACC5
+	VXORPS          ACC6, ACC6, ACC6
+	VXORPS          ACC7, ACC7, ACC7
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+exactScoresAVX2_keys4_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VBROADCASTSS    (KP), B0
+	VBROADCASTSS    (KP)(LDK*1), B1
+	VBROADCASTSS    (KP)(LDK*2), B2
+	VBROADCASTSS    (KP)(L3*1), B3
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q1, B0, T1
+	VADDPS          T1, ACC4, ACC4
+	VMULPS          Q0, B1, T0
+	VADDPS          T0, ACC1, ACC1
+	VMULPS          Q1, B1, T1
+	VADDPS          T1, ACC5, ACC5
+	VMULPS          Q0, B2, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          Q1, B2, T1
+	VADDPS          T1, ACC6, ACC6
+	VMULPS          Q0, B3, T0
+	VADDPS          T0, ACC3, ACC3
+	VMULPS          Q1, B3, T1
+	VADDPS          T1, ACC7, ACC7
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             exactScoresAVX2_keys4_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC5, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC6, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC7, (SP_)
+	ADDQ            $64, G
+	JMP             exactScoresAVX2_keys4_g2
+
+exactScoresAVX2_keys4_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresAVX2_keys4_next
 	VXORPS          ACC0, ACC0, ACC0
 	VXORPS          ACC1, ACC1, ACC1
 	VXORPS          ACC2, ACC2, ACC2
@@ -141,26 +215,27 @@ exactScoresAVX2_keys4_group:
 	MOVQ            KR, KP
 	MOVQ            HD, D
 
-exactScoresAVX2_keys4_d:
-	VMOVUPS         (QP), Q
+	PCALIGN         $32
+exactScoresAVX2_keys4_g1_d:
+	VMOVUPS         0(QP), Q0
 	VBROADCASTSS    (KP), B0
 	VBROADCASTSS    (KP)(LDK*1), B1
 	VBROADCASTSS    (KP)(LDK*2), B2
 	VBROADCASTSS    (KP)(L3*1), B3
-	VMULPS          Q, B0, B0
-	VADDPS          B0, ACC0, ACC0
-	VMULPS          Q, B1, B1
-	VADDPS          B1, ACC1, ACC1
-	VMULPS          Q, B2, B2
-	VADDPS          B2, ACC2, ACC2
-	VMULPS          Q, B3, B3
-	VADDPS          B3, ACC3, ACC3
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q0, B1, T0
+	VADDPS          T0, ACC1, ACC1
+	VMULPS          Q0, B2, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          Q0, B3, T0
+	VADDPS          T0, ACC3, ACC3
 	ADDQ            RS4, QP
 	ADDQ            $4, KP
 	DECQ            D
-	JNZ             exactScoresAVX2_keys4_d
+	JNZ             exactScoresAVX2_keys4_g1_d
 
-	LEAQ            (ST)(G*1), SP_
+	LEAQ            0(ST)(G*1), SP_
 	VMOVUPS         ACC0, (SP_)
 	ADDQ            RS4, SP_
 	VMOVUPS         ACC1, (SP_)
@@ -169,9 +244,9 @@ exactScoresAVX2_keys4_d:
 	ADDQ            RS4, SP_
 	VMOVUPS         ACC3, (SP_)
 	ADDQ            $32, G
-	CMPQ            G, RS4
-	JB              exactScoresAVX2_keys4_group
+	JMP             exactScoresAVX2_keys4_g1
 
+exactScoresAVX2_keys4_next:
 	LEAQ            (KR)(LDK*4), KR                // the next four keys
 	MOVQ            RS4, AX
 	SHLQ            $2, AX
@@ -183,28 +258,63 @@ exactScoresAVX2_keys1:
 	CMPQ            N, $1
 	JB              exactScoresAVX2_ret
 	XORQ            G, G
-exactScoresAVX2_keys1_group:
+exactScoresAVX2_keys1_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresAVX2_keys1_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC4, ACC4, ACC4
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+exactScoresAVX2_keys1_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VBROADCASTSS    (KP), B0
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q1, B0, T1
+	VADDPS          T1, ACC4, ACC4
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             exactScoresAVX2_keys1_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            $64, G
+	JMP             exactScoresAVX2_keys1_g2
+
+exactScoresAVX2_keys1_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresAVX2_keys1_next
 	VXORPS          ACC0, ACC0, ACC0
 	LEAQ            (QT)(G*1), QP
 	MOVQ            KR, KP
 	MOVQ            HD, D
 
-exactScoresAVX2_keys1_d:
-	VMOVUPS         (QP), Q
+	PCALIGN         $32
+exactScoresAVX2_keys1_g1_d:
+	VMOVUPS         0(QP), Q0
 	VBROADCASTSS    (KP), B0
-	VMULPS          Q, B0, B0
-	VADDPS          B0, ACC0, ACC0
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
 	ADDQ            RS4, QP
 	ADDQ            $4, KP
 	DECQ            D
-	JNZ             exactScoresAVX2_keys1_d
+	JNZ             exactScoresAVX2_keys1_g1_d
 
-	LEAQ            (ST)(G*1), SP_
+	LEAQ            0(ST)(G*1), SP_
 	VMOVUPS         ACC0, (SP_)
 	ADDQ            $32, G
-	CMPQ            G, RS4
-	JB              exactScoresAVX2_keys1_group
+	JMP             exactScoresAVX2_keys1_g1
 
+exactScoresAVX2_keys1_next:
 	ADDQ            LDK, KR
 	ADDQ            RS4, ST
 	DECQ            N
@@ -218,11 +328,18 @@ exactScoresAVX2_ret:
 #undef ACC1
 #undef ACC2
 #undef ACC3
-#undef Q
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef Q0
+#undef Q1
 #undef B0
 #undef B1
 #undef B2
 #undef B3
+#undef T0
+#undef T1
 #undef ST
 #undef QT
 #undef RS4
@@ -371,10 +488,8 @@ TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-72
 #define ACC6   Y6  // sums
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
-#define LIVE   Y9  // weight != 0 (NaN too)
-#define ZERO   Y10 // 0
-#define T0     Y11 // v·p, then the new sum
-#define T1     Y12 // v·p, then the new sum
+#define T0     Y11 // v·p
+#define T1     Y12 // v·p
 
 #define O DI    // o
 #define ROWS BX
@@ -402,7 +517,6 @@ TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-72
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $2, LDV
 	MOVQ            n+56(FP), N
-	VXORPS          ZERO, ZERO, ZERO
 	XORQ            R, R
 
 exactWeightedAVX2_row:
@@ -435,40 +549,34 @@ exactWeightedAVX2_c64:
 
 	PCALIGN         $32
 exactWeightedAVX2_c64_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedAVX2_c64_skip
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VMOVUPS         0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
 	VMOVUPS         32(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC1, T1
-	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VADDPS          T1, ACC1, ACC1
 	VMOVUPS         64(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC2, T0
-	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VADDPS          T0, ACC2, ACC2
 	VMOVUPS         96(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC3, T1
-	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VADDPS          T1, ACC3, ACC3
 	VMOVUPS         128(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC4, T0
-	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VADDPS          T0, ACC4, ACC4
 	VMOVUPS         160(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC5, T1
-	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VADDPS          T1, ACC5, ACC5
 	VMOVUPS         192(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC6, T0
-	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VADDPS          T0, ACC6, ACC6
 	VMOVUPS         224(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC7, T1
-	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	VADDPS          T1, ACC7, ACC7
+exactWeightedAVX2_c64_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -481,40 +589,34 @@ exactWeightedAVX2_c64_keyspf:
 	PREFETCHT0      8256(VP)
 	PREFETCHT0      8320(VP)
 	PREFETCHT0      8384(VP)
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedAVX2_c64_skippf
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VMOVUPS         0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
 	VMOVUPS         32(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC1, T1
-	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VADDPS          T1, ACC1, ACC1
 	VMOVUPS         64(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC2, T0
-	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VADDPS          T0, ACC2, ACC2
 	VMOVUPS         96(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC3, T1
-	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VADDPS          T1, ACC3, ACC3
 	VMOVUPS         128(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC4, T0
-	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VADDPS          T0, ACC4, ACC4
 	VMOVUPS         160(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC5, T1
-	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VADDPS          T1, ACC5, ACC5
 	VMOVUPS         192(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC6, T0
-	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VADDPS          T0, ACC6, ACC6
 	VMOVUPS         224(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC7, T1
-	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	VADDPS          T1, ACC7, ACC7
+exactWeightedAVX2_c64_skippf:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -546,12 +648,13 @@ exactWeightedAVX2_c8:
 
 	PCALIGN         $32
 exactWeightedAVX2_c8_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedAVX2_c8_skip
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VMOVUPS         0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
+exactWeightedAVX2_c8_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -579,8 +682,6 @@ exactWeightedAVX2_ret:
 #undef ACC6
 #undef ACC7
 #undef P
-#undef LIVE
-#undef ZERO
 #undef T0
 #undef T1
 #undef O
@@ -755,15 +856,22 @@ dotRowsAVX2_ret:
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·ExactScoresF16AVX2(SB), NOSPLIT, $0-56
-#define ACC0   Y0  // key j's scores of the lane group
+#define ACC0   Y0  // key j's scores of lane group 0
 #define ACC1   Y1  // key j+1
 #define ACC2   Y2  // key j+2
 #define ACC3   Y3  // key j+3
-#define Q      Y4  // qt[d, group]
-#define B0     Y5  // k[j, d] broadcast, then the product
-#define B1     Y6  // k[j+1, d]
-#define B2     Y7  // k[j+2, d]
-#define B3     Y8  // k[j+3, d]
+#define ACC4   Y4  // key j's scores of lane group 1
+#define ACC5   Y5  // key j+1
+#define ACC6   Y6  // key j+2
+#define ACC7   Y7  // key j+3
+#define Q0     Y8  // qt[d, group 0]
+#define Q1     Y9  // qt[d, group 1]
+#define B0     Y10 // k[j, d] broadcast
+#define B1     Y11 // k[j+1, d]
+#define B2     Y12 // k[j+2, d]
+#define B3     Y13 // k[j+3, d]
+#define T0     Y14 // a product of group 0
+#define T1     Y15 // a product of group 1
 
 #define ST DI  // st row of key j
 #define QT SI  // qt
@@ -794,7 +902,78 @@ exactScoresF16AVX2_keys4:
 	CMPQ            N, $4
 	JB              exactScoresF16AVX2_keys1
 	XORQ            G, G
-exactScoresF16AVX2_keys4_group:
+exactScoresF16AVX2_keys4_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresF16AVX2_keys4_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	VXORPS          ACC4, ACC4, ACC4
+	VXORPS          ACC5, ACC5, ACC5
+	VXORPS          ACC6, ACC6, ACC6
+	VXORPS          ACC7, ACC7, ACC7
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+exactScoresF16AVX2_keys4_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VPBROADCASTW    (KP)(LDK*1), X11
+	VCVTPH2PS       X11, B1
+	VPBROADCASTW    (KP)(LDK*2), X12
+	VCVTPH2PS       X12, B2
+	VPBROADCASTW    (KP)(L3*1), X13
+	VCVTPH2PS       X13, B3
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q1, B0, T1
+	VADDPS          T1, ACC4, ACC4
+	VMULPS          Q0, B1, T0
+	VADDPS          T0, ACC1, ACC1
+	VMULPS          Q1, B1, T1
+	VADDPS          T1, ACC5, ACC5
+	VMULPS          Q0, B2, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          Q1, B2, T1
+	VADDPS          T1, ACC6, ACC6
+	VMULPS          Q0, B3, T0
+	VADDPS          T0, ACC3, ACC3
+	VMULPS          Q1, B3, T1
+	VADDPS          T1, ACC7, ACC7
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             exactScoresF16AVX2_keys4_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC5, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC6, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC7, (SP_)
+	ADDQ            $64, G
+	JMP             exactScoresF16AVX2_keys4_g2
+
+exactScoresF16AVX2_keys4_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresF16AVX2_keys4_next
 	VXORPS          ACC0, ACC0, ACC0
 	VXORPS          ACC1, ACC1, ACC1
 	VXORPS          ACC2, ACC2, ACC2
@@ -803,30 +982,31 @@ exactScoresF16AVX2_keys4_group:
 	MOVQ            KR, KP
 	MOVQ            HD, D
 
-exactScoresF16AVX2_keys4_d:
-	VMOVUPS         (QP), Q
-	VPBROADCASTW    (KP), X5
-	VCVTPH2PS       X5, B0
-	VPBROADCASTW    (KP)(LDK*1), X6
-	VCVTPH2PS       X6, B1
-	VPBROADCASTW    (KP)(LDK*2), X7
-	VCVTPH2PS       X7, B2
-	VPBROADCASTW    (KP)(L3*1), X8
-	VCVTPH2PS       X8, B3
-	VMULPS          Q, B0, B0
-	VADDPS          B0, ACC0, ACC0
-	VMULPS          Q, B1, B1
-	VADDPS          B1, ACC1, ACC1
-	VMULPS          Q, B2, B2
-	VADDPS          B2, ACC2, ACC2
-	VMULPS          Q, B3, B3
-	VADDPS          B3, ACC3, ACC3
+	PCALIGN         $32
+exactScoresF16AVX2_keys4_g1_d:
+	VMOVUPS         0(QP), Q0
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VPBROADCASTW    (KP)(LDK*1), X11
+	VCVTPH2PS       X11, B1
+	VPBROADCASTW    (KP)(LDK*2), X12
+	VCVTPH2PS       X12, B2
+	VPBROADCASTW    (KP)(L3*1), X13
+	VCVTPH2PS       X13, B3
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q0, B1, T0
+	VADDPS          T0, ACC1, ACC1
+	VMULPS          Q0, B2, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          Q0, B3, T0
+	VADDPS          T0, ACC3, ACC3
 	ADDQ            RS4, QP
 	ADDQ            $2, KP
 	DECQ            D
-	JNZ             exactScoresF16AVX2_keys4_d
+	JNZ             exactScoresF16AVX2_keys4_g1_d
 
-	LEAQ            (ST)(G*1), SP_
+	LEAQ            0(ST)(G*1), SP_
 	VMOVUPS         ACC0, (SP_)
 	ADDQ            RS4, SP_
 	VMOVUPS         ACC1, (SP_)
@@ -835,9 +1015,9 @@ exactScoresF16AVX2_keys4_d:
 	ADDQ            RS4, SP_
 	VMOVUPS         ACC3, (SP_)
 	ADDQ            $32, G
-	CMPQ            G, RS4
-	JB              exactScoresF16AVX2_keys4_group
+	JMP             exactScoresF16AVX2_keys4_g1
 
+exactScoresF16AVX2_keys4_next:
 	LEAQ            (KR)(LDK*4), KR                // the next four keys
 	MOVQ            RS4, AX
 	SHLQ            $2, AX
@@ -849,29 +1029,65 @@ exactScoresF16AVX2_keys1:
 	CMPQ            N, $1
 	JB              exactScoresF16AVX2_ret
 	XORQ            G, G
-exactScoresF16AVX2_keys1_group:
+exactScoresF16AVX2_keys1_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresF16AVX2_keys1_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC4, ACC4, ACC4
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+exactScoresF16AVX2_keys1_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          Q1, B0, T1
+	VADDPS          T1, ACC4, ACC4
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             exactScoresF16AVX2_keys1_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            $64, G
+	JMP             exactScoresF16AVX2_keys1_g2
+
+exactScoresF16AVX2_keys1_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              exactScoresF16AVX2_keys1_next
 	VXORPS          ACC0, ACC0, ACC0
 	LEAQ            (QT)(G*1), QP
 	MOVQ            KR, KP
 	MOVQ            HD, D
 
-exactScoresF16AVX2_keys1_d:
-	VMOVUPS         (QP), Q
-	VPBROADCASTW    (KP), X5
-	VCVTPH2PS       X5, B0
-	VMULPS          Q, B0, B0
-	VADDPS          B0, ACC0, ACC0
+	PCALIGN         $32
+exactScoresF16AVX2_keys1_g1_d:
+	VMOVUPS         0(QP), Q0
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VMULPS          Q0, B0, T0
+	VADDPS          T0, ACC0, ACC0
 	ADDQ            RS4, QP
 	ADDQ            $2, KP
 	DECQ            D
-	JNZ             exactScoresF16AVX2_keys1_d
+	JNZ             exactScoresF16AVX2_keys1_g1_d
 
-	LEAQ            (ST)(G*1), SP_
+	LEAQ            0(ST)(G*1), SP_
 	VMOVUPS         ACC0, (SP_)
 	ADDQ            $32, G
-	CMPQ            G, RS4
-	JB              exactScoresF16AVX2_keys1_group
+	JMP             exactScoresF16AVX2_keys1_g1
 
+exactScoresF16AVX2_keys1_next:
 	ADDQ            LDK, KR
 	ADDQ            RS4, ST
 	DECQ            N
@@ -885,11 +1101,18 @@ exactScoresF16AVX2_ret:
 #undef ACC1
 #undef ACC2
 #undef ACC3
-#undef Q
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef Q0
+#undef Q1
 #undef B0
 #undef B1
 #undef B2
 #undef B3
+#undef T0
+#undef T1
 #undef ST
 #undef QT
 #undef RS4
@@ -1042,10 +1265,8 @@ TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-72
 #define ACC6   Y6  // sums
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
-#define LIVE   Y9  // weight != 0 (NaN too)
-#define ZERO   Y10 // 0
-#define T0     Y11 // v·p, then the new sum
-#define T1     Y12 // v·p, then the new sum
+#define T0     Y11 // v·p
+#define T1     Y12 // v·p
 
 #define O DI    // o
 #define ROWS BX
@@ -1073,7 +1294,6 @@ TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-72
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $1, LDV
 	MOVQ            n+56(FP), N
-	VXORPS          ZERO, ZERO, ZERO
 	XORQ            R, R
 
 exactWeightedF16AVX2_row:
@@ -1107,40 +1327,34 @@ exactWeightedF16AVX2_c64:
 
 	PCALIGN         $32
 exactWeightedF16AVX2_c64_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedF16AVX2_c64_skip
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VCVTPH2PS       0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
 	VCVTPH2PS       16(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC1, T1
-	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VADDPS          T1, ACC1, ACC1
 	VCVTPH2PS       32(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC2, T0
-	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VADDPS          T0, ACC2, ACC2
 	VCVTPH2PS       48(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC3, T1
-	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VADDPS          T1, ACC3, ACC3
 	VCVTPH2PS       64(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC4, T0
-	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VADDPS          T0, ACC4, ACC4
 	VCVTPH2PS       80(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC5, T1
-	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VADDPS          T1, ACC5, ACC5
 	VCVTPH2PS       96(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC6, T0
-	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VADDPS          T0, ACC6, ACC6
 	VCVTPH2PS       112(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC7, T1
-	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	VADDPS          T1, ACC7, ACC7
+exactWeightedF16AVX2_c64_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -1151,40 +1365,34 @@ exactWeightedF16AVX2_c64_keys:
 exactWeightedF16AVX2_c64_keyspf:
 	PREFETCHT0      8192(VP)
 	PREFETCHT0      8256(VP)
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedF16AVX2_c64_skippf
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VCVTPH2PS       0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
 	VCVTPH2PS       16(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC1, T1
-	VBLENDVPS       LIVE, T1, ACC1, ACC1
+	VADDPS          T1, ACC1, ACC1
 	VCVTPH2PS       32(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC2, T0
-	VBLENDVPS       LIVE, T0, ACC2, ACC2
+	VADDPS          T0, ACC2, ACC2
 	VCVTPH2PS       48(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC3, T1
-	VBLENDVPS       LIVE, T1, ACC3, ACC3
+	VADDPS          T1, ACC3, ACC3
 	VCVTPH2PS       64(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC4, T0
-	VBLENDVPS       LIVE, T0, ACC4, ACC4
+	VADDPS          T0, ACC4, ACC4
 	VCVTPH2PS       80(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC5, T1
-	VBLENDVPS       LIVE, T1, ACC5, ACC5
+	VADDPS          T1, ACC5, ACC5
 	VCVTPH2PS       96(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC6, T0
-	VBLENDVPS       LIVE, T0, ACC6, ACC6
+	VADDPS          T0, ACC6, ACC6
 	VCVTPH2PS       112(VP), T1
 	VMULPS          P, T1, T1
-	VADDPS          T1, ACC7, T1
-	VBLENDVPS       LIVE, T1, ACC7, ACC7
+	VADDPS          T1, ACC7, ACC7
+exactWeightedF16AVX2_c64_skippf:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -1217,12 +1425,13 @@ exactWeightedF16AVX2_c8:
 
 	PCALIGN         $32
 exactWeightedF16AVX2_c8_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              exactWeightedF16AVX2_c8_skip
 	VBROADCASTSS    (PP), P
-	VCMPPS          $4, ZERO, P, LIVE              // p != 0 (NEQ_UQ: NaN too)
 	VCVTPH2PS       0(VP), T0
 	VMULPS          P, T0, T0
-	VADDPS          T0, ACC0, T0
-	VBLENDVPS       LIVE, T0, ACC0, ACC0
+	VADDPS          T0, ACC0, ACC0
+exactWeightedF16AVX2_c8_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
 	DECQ            J
@@ -1250,8 +1459,6 @@ exactWeightedF16AVX2_ret:
 #undef ACC6
 #undef ACC7
 #undef P
-#undef LIVE
-#undef ZERO
 #undef T0
 #undef T1
 #undef O

@@ -126,9 +126,10 @@ back. Twin: kernels.widenF16Generic.`)
 }
 
 // scoresAVX2: ExactScores[F16]AVX2(st, qt *float32, rs int, k *T, ldk, hd,
-// n int): four keys at a time (then one), per 8-row lane group of qt: one
-// accumulator per key over d, a qt load and a broadcast key value per
-// product.
+// n int): four keys at a time (then one), per two 8-row lane groups of qt
+// (then one): one accumulator per key and group over d, a qt load per
+// group and a broadcast key value per key, each used twice. Eight
+// accumulators hide the latency of VADDPS (the one-group pass has four).
 func scoresAVX2(g *gen, e elem) {
 	name := "ExactScores" + e.suffix + "AVX2"
 	g.text(name, "$0-56", fmt.Sprintf("(st, qt *float32, rs int, k %s, ldk, hd, n int)", e.goType), `
@@ -136,11 +137,14 @@ st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for j < n, r < rs, d < hd,
 summed over d in order from +0 (VMULPS then VADDPS). rs is a multiple of 8,
 hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 	g.named(
-		reg{"ACC0", 0, "key j's scores of the lane group"}, reg{"ACC1", 1, "key j+1"},
+		reg{"ACC0", 0, "key j's scores of lane group 0"}, reg{"ACC1", 1, "key j+1"},
 		reg{"ACC2", 2, "key j+2"}, reg{"ACC3", 3, "key j+3"},
-		reg{"Q", 4, "qt[d, group]"},
-		reg{"B0", 5, "k[j, d] broadcast, then the product"}, reg{"B1", 6, "k[j+1, d]"},
-		reg{"B2", 7, "k[j+2, d]"}, reg{"B3", 8, "k[j+3, d]"},
+		reg{"ACC4", 4, "key j's scores of lane group 1"}, reg{"ACC5", 5, "key j+1"},
+		reg{"ACC6", 6, "key j+2"}, reg{"ACC7", 7, "key j+3"},
+		reg{"Q0", 8, "qt[d, group 0]"}, reg{"Q1", 9, "qt[d, group 1]"},
+		reg{"B0", 10, "k[j, d] broadcast"}, reg{"B1", 11, "k[j+1, d]"},
+		reg{"B2", 12, "k[j+2, d]"}, reg{"B3", 13, "k[j+3, d]"},
+		reg{"T0", 14, "a product of group 0"}, reg{"T1", 15, "a product of group 1"},
 	)
 	g.p("#define ST DI  // st row of key j")
 	g.p("#define QT SI  // qt")
@@ -168,6 +172,7 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 	g.i("MOVQ", "n+48(FP), N")
 	g.i("LEAQ", "(LDK)(LDK*2), L3")
 	g.blank()
+	addr := []string{"(KP)", "(KP)(LDK*1)", "(KP)(LDK*2)", "(KP)(L3*1)"}
 	for _, keys := range []int{4, 1} {
 		tag := fmt.Sprint("keys", keys)
 		g.label(tag)
@@ -178,41 +183,59 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 			g.jmp("JB", "ret")
 		}
 		g.i("XORQ", "G, G")
-		g.label(tag + "_group")
-		for a := range keys {
-			r := fmt.Sprint("ACC", a)
-			g.i("VXORPS", r+", "+r+", "+r)
-		}
-		g.i("LEAQ", "(QT)(G*1), QP")
-		g.i("MOVQ", "KR, KP")
-		g.i("MOVQ", "HD, D")
-		g.blank()
-		g.label(tag + "_d")
-		g.i("VMOVUPS", "(QP), Q")
-		addr := []string{"(KP)", "(KP)(LDK*1)", "(KP)(LDK*2)", "(KP)(L3*1)"}
-		for a := range keys {
-			e.bcast(g, addr[a], fmt.Sprint("B", a))
-		}
-		for a := range keys {
-			g.i("VMULPS", fmt.Sprintf("Q, B%d, B%d", a, a))
-			g.i("VADDPS", fmt.Sprintf("B%d, ACC%d, ACC%d", a, a, a))
-		}
-		g.i("ADDQ", "RS4, QP")
-		g.i("ADDQ", fmt.Sprintf("$%d, KP", e.size))
-		g.i("DECQ", "D")
-		g.jmp("JNZ", tag+"_d")
-		g.blank()
-		g.i("LEAQ", "(ST)(G*1), SP_")
-		for a := range keys {
-			g.i("VMOVUPS", fmt.Sprintf("ACC%d, (SP_)", a))
-			if a+1 < keys {
-				g.i("ADDQ", "RS4, SP_")
+		for _, groups := range []int{2, 1} {
+			gtag := fmt.Sprintf("%s_g%d", tag, groups)
+			g.label(gtag)
+			g.i("LEAQ", fmt.Sprintf("%d(G), SP_", 32*groups))
+			g.i("CMPQ", "SP_, RS4")
+			if groups == 2 {
+				g.jmp("JA", tag+"_g1")
+			} else {
+				g.jmp("JA", tag+"_next")
 			}
+			for gr := range groups {
+				for a := range keys {
+					r := fmt.Sprint("ACC", 4*gr+a)
+					g.i("VXORPS", r+", "+r+", "+r)
+				}
+			}
+			g.i("LEAQ", "(QT)(G*1), QP")
+			g.i("MOVQ", "KR, KP")
+			g.i("MOVQ", "HD, D")
+			g.blank()
+			g.i("PCALIGN", "$32")
+			g.label(gtag + "_d")
+			for gr := range groups {
+				g.i("VMOVUPS", fmt.Sprintf("%d(QP), Q%d", 32*gr, gr))
+			}
+			for a := range keys {
+				e.bcast(g, addr[a], fmt.Sprint("B", a))
+			}
+			for a := range keys {
+				for gr := range groups {
+					g.i("VMULPS", fmt.Sprintf("Q%d, B%d, T%d", gr, a, gr))
+					g.i("VADDPS", fmt.Sprintf("T%d, ACC%d, ACC%d", gr, 4*gr+a, 4*gr+a))
+				}
+			}
+			g.i("ADDQ", "RS4, QP")
+			g.i("ADDQ", fmt.Sprintf("$%d, KP", e.size))
+			g.i("DECQ", "D")
+			g.jmp("JNZ", gtag+"_d")
+			g.blank()
+			for gr := range groups {
+				g.i("LEAQ", fmt.Sprintf("%d(ST)(G*1), SP_", 32*gr))
+				for a := range keys {
+					g.i("VMOVUPS", fmt.Sprintf("ACC%d, (SP_)", 4*gr+a))
+					if a+1 < keys {
+						g.i("ADDQ", "RS4, SP_")
+					}
+				}
+			}
+			g.i("ADDQ", fmt.Sprintf("$%d, G", 32*groups))
+			g.jmp("JMP", gtag)
+			g.blank()
 		}
-		g.i("ADDQ", "$32, G")
-		g.i("CMPQ", "G, RS4")
-		g.jmp("JB", tag+"_group")
-		g.blank()
+		g.label(tag + "_next")
 		if keys == 4 {
 			g.ic("LEAQ", "(KR)(LDK*4), KR", "the next four keys")
 			g.i("MOVQ", "RS4, AX")
@@ -234,9 +257,10 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 // weightedAVX2: ExactWeighted[F16]AVX2(o *float32, rows, hd int, pt
 // *float32, rs int, v *T, ldv, n int): row by row, column chunks of 64
 // (eight ymm accumulators held over every key) while they last, then of 8;
-// per key and chunk a broadcast weight, its comparison with 0, and per ymm
-// a V load, a multiply, an add and a blend that keeps the old sum where the
-// weight is 0.
+// per key and chunk a test of the weight's bits that skips a ±0 weight (a
+// branch: past the rows' limits the weights are 0 together), and
+// otherwise the weight broadcast and per ymm a V load, a multiply and an
+// add.
 func weightedAVX2(g *gen, e elem) {
 	name := "ExactWeighted" + e.suffix + "AVX2"
 	g.text(name, "$0-72", fmt.Sprintf("(o *float32, rows, hd int, pt *float32, rs int, v %s, ldv, n, pf int)", e.goType), `
@@ -249,8 +273,8 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 		reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..]"}, reg{"ACC2", 2, "sums"},
 		reg{"ACC3", 3, "sums"}, reg{"ACC4", 4, "sums"}, reg{"ACC5", 5, "sums"},
 		reg{"ACC6", 6, "sums"}, reg{"ACC7", 7, "sums"},
-		reg{"P", 8, "the weight, broadcast"}, reg{"LIVE", 9, "weight != 0 (NaN too)"},
-		reg{"ZERO", 10, "0"}, reg{"T0", 11, "v·p, then the new sum"}, reg{"T1", 12, "v·p, then the new sum"},
+		reg{"P", 8, "the weight, broadcast"},
+		reg{"T0", 11, "v·p"}, reg{"T1", 12, "v·p"},
 	)
 	g.p("#define O DI    // o")
 	g.p("#define ROWS BX")
@@ -279,7 +303,6 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 	g.i("MOVQ", "ldv+48(FP), LDV")
 	g.i("SHLQ", fmt.Sprintf("$%d, LDV", map[int]int{4: 2, 2: 1}[e.size]))
 	g.i("MOVQ", "n+56(FP), N")
-	g.i("VXORPS", "ZERO, ZERO, ZERO")
 	g.i("XORQ", "R, R")
 	g.blank()
 	g.label("row")
@@ -324,15 +347,16 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 			if l == "pf" {
 				g.prefetch("VP", 8192, 8*accs*e.size)
 			}
+			g.ic("TESTL", "$0x7fffffff, (PP)", "p is ±0: skip the key (a NaN p is not 0)")
+			g.jmp("JZ", tag+"_skip"+l)
 			g.i("VBROADCASTSS", "(PP), P")
-			g.ic("VCMPPS", "$4, ZERO, P, LIVE", "p != 0 (NEQ_UQ: NaN too)")
 			for a := range accs {
 				t := fmt.Sprint("T", a%2)
 				e.load8(g, fmt.Sprintf("%d(VP)", 8*e.size*a), t)
 				g.i("VMULPS", "P, "+t+", "+t)
-				g.i("VADDPS", fmt.Sprintf("%s, ACC%d, %s", t, a, t))
-				g.i("VBLENDVPS", fmt.Sprintf("LIVE, %s, ACC%d, ACC%d", t, a, a))
+				g.i("VADDPS", fmt.Sprintf("%s, ACC%d, ACC%d", t, a, a))
 			}
+			g.label(tag + "_skip" + l)
 			g.i("ADDQ", "RS4, PP")
 			g.i("ADDQ", "LDV, VP")
 			g.i("DECQ", "J")
