@@ -14,9 +14,16 @@ import (
 // over K and V.
 
 // tileRows returns the rows per tile for n keys: the scores of a tile (up
-// to n·rows floats, rounded up to lanePad rows) stay within ~256 KiB.
+// to n·rows floats, rounded up to lanePad rows) stay within ~256 KiB. Up
+// to 256 keys a tile is one lane group of rows: a tile runs to the last
+// key one of its rows sees, and a causal prefill's rows see from n−SeqQ+1
+// to n keys, so small tiles skip much of the masked part (a quarter of it
+// for 64 queries on 128 keys), while re-reading K and V per tile costs
+// little when they are this short.
 func tileRows(n int) int {
 	switch {
+	case n <= 256:
+		return lanePad
 	case n <= 1024:
 		return 64
 	case n <= 2048:
