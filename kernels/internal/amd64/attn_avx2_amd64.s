@@ -488,8 +488,8 @@ TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-72
 #define ACC6   Y6  // sums
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
-#define T0     Y11 // v·p
-#define T1     Y12 // v·p
+#define T0     Y9  // v·p
+#define T1     Y10 // v·p
 
 #define O DI    // o
 #define ROWS BX
@@ -1265,8 +1265,8 @@ TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-72
 #define ACC6   Y6  // sums
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
-#define T0     Y11 // v·p
-#define T1     Y12 // v·p
+#define T0     Y9  // v·p
+#define T1     Y10 // v·p
 
 #define O DI    // o
 #define ROWS BX

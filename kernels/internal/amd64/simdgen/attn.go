@@ -274,7 +274,7 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 		reg{"ACC3", 3, "sums"}, reg{"ACC4", 4, "sums"}, reg{"ACC5", 5, "sums"},
 		reg{"ACC6", 6, "sums"}, reg{"ACC7", 7, "sums"},
 		reg{"P", 8, "the weight, broadcast"},
-		reg{"T0", 11, "v·p"}, reg{"T1", 12, "v·p"},
+		reg{"T0", 9, "v·p"}, reg{"T1", 10, "v·p"},
 	)
 	g.p("#define O DI    // o")
 	g.p("#define ROWS BX")
