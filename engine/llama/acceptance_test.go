@@ -215,15 +215,16 @@ func TestStoriesF32(t *testing.T) {
 // amplifies one such rounding to logit differences of 0.1–0.8 at every
 // later step (it moves the K/V cache); the decoder's own Exact and Fast
 // modes, which differ only in the rounding of attention, part the same
-// way from each other. Measured teacher-forced on llama.cpp's ids: the first such
-// step is 14, where one value of layer 3's Q8_0-quantized attention input
-// lands at x·(1/d) = −14.50047 and rounds to −15; forcing that one int8 to
-// −14 (and changing nothing else) brings every later step's logits within
-// 2e-6 of llama.cpp's. The values feeding it differ from llama.cpp's by
-// far more than the last bit (by ≥ 1.9e-5 in 0.59 here): quantization hides small
-// differences from the logits until one crosses a boundary, so agreement
-// to 1e-6 before that step says the quantized values matched, not the
-// floats. So the bound of 0.05 at every step cannot
+// way from each other. Measured teacher-forced on llama.cpp's ids: the
+// first such step is 14, where one Q8_0-quantized activation value (by
+// the order of the quantizations, one of layer 3's attention input) lands
+// at x·(1/d) = −14.50047 and rounds to −15; forcing that one int8 to −14,
+// and changing nothing else, brings every later step's logits within 2e-6
+// of llama.cpp's. The values feeding it differ from llama.cpp's by far
+// more than the last bit (by ≥ 1.9e-5 in 0.59 here): quantization hides
+// small differences from the logits until one crosses a boundary, so
+// agreement to 1e-6 before that step says that the quantized values
+// matched, not the floats. So the bound of 0.05 at every step cannot
 // be met by a decoder that does not reproduce llama.cpp's x86 float order
 // bit for bit; the test asserts what holds — agreement to 1e-5 before the
 // first such step, and greedy ids equal to llama.cpp's wherever the
