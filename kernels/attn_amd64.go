@@ -331,3 +331,53 @@ func softmaxColsAVX2(st []float32, lim []int32, scale float32) {
 	}
 	amd64.SoftmaxColsAVX2(&st[0], len(lim), &lim[0], scale, n)
 }
+
+// The Fast tile kernels of avx2: ExactScores and ExactWeighted with fused
+// multiply-adds, SoftmaxCols with a fused exponential; the shapes they do
+// not take go to the unfused kernels, which Fast's tolerance covers as
+// well.
+
+func fastSoftmaxAVX2(st []float32, lim []int32, scale float32) {
+	n := checkSoftmax(st, lim)
+	if len(lim)%8 != 0 || n == 0 {
+		softmaxColsAVX2(st, lim, scale)
+		return
+	}
+	amd64.FastSoftmaxAVX2(&st[0], len(lim), &lim[0], scale, n)
+}
+
+func fastScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs%8 != 0 || n == 0 || hd == 0 {
+		exactScoresAVX2(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.FastScoresAVX2(&st[0], &qt[0], rs, &k[0], ldk, hd, n)
+}
+
+func fastScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
+	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	if rs%8 != 0 || n == 0 || hd == 0 {
+		exactScoresF16AVX2(st, qt, rs, k, ldk)
+		return
+	}
+	amd64.FastScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
+}
+
+func fastWeightedAVX2(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%8 != 0 || rows == 0 || n == 0 {
+		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.FastWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
+}
+
+func fastWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	if hd%8 != 0 || rows == 0 || n == 0 {
+		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.FastWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
+}

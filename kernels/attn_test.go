@@ -235,15 +235,21 @@ func TestExactWeightedVariants(t *testing.T) {
 				if rows > rs {
 					continue
 				}
-				for _, hd := range []int{3, 16, 48, 64, 80, 128, 144} {
+				for _, hd := range []int{3, 8, 16, 48, 64, 72, 80, 128, 144} {
 					for _, n := range []int{0, 1, 5, 33} {
 						for _, extra := range []int{0, 16} {
 							ldv := hd + extra
 							special := r.IntN(2) == 0
 							pt := attnVec(r, n*rs, 1, special)
-							for i := range pt {
-								if r.IntN(4) == 0 {
-									pt[i] = 0 // a zero weight skips the key, Inf and NaN in V included
+							// A zero weight skips the key, Inf and NaN in V
+							// included: zeros at one weight in 4 (most keys
+							// have some), in 64 (most runs of four keys have
+							// none), or none.
+							if zeros := []int{4, 64, 0}[r.IntN(3)]; zeros > 0 {
+								for i := range pt {
+									if r.IntN(zeros) == 0 {
+										pt[i] = [2]float32{0, float32(math.Copysign(0, -1))}[r.IntN(2)]
+									}
 								}
 							}
 							v := attnVec(r, max(0, (n-1)*ldv+hd), 2, special)
@@ -258,6 +264,85 @@ func TestExactWeightedVariants(t *testing.T) {
 							check()
 							if !sameBits32(got, want) {
 								t.Fatalf("%s: rs=%d rows=%d hd=%d n=%d ldv=%d special=%v: differs from generic", name, rs, rows, hd, n, ldv, special)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFastTileVariants: FastScores and FastWeighted of every variant are
+// within one rounding per term of the generic (Exact) kernels, and a ±0
+// weight skips its key exactly as there: Inf and NaN in V under a zero
+// weight change nothing, under a nonzero one they give what Exact gives.
+func TestFastTileVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	const u = 0x1p-24
+	for name, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 8, 16, 24} {
+			for _, hd := range []int{3, 8, 16, 64, 72, 128} {
+				for _, n := range []int{0, 1, 3, 4, 5, 17, 64} {
+					ldk := hd + 4*(n%2)
+					qt := attnVec(r, hd*rs, 1, false)
+					k := attnVec(r, max(0, (n-1)*ldk+hd), 1, false)
+					want := make([]float32, n*rs)
+					exactScoresGeneric(want, qt, rs, k, ldk)
+					got, check := attnGuardedOut(t, make([]float32, n*rs))
+					ops.FastScores(got, qt, rs, guarded(t, k), ldk)
+					check()
+					for j := range n {
+						for i := range rs {
+							var abs float64
+							for d := range hd {
+								abs += math.Abs(float64(qt[d*rs+i]) * float64(k[j*ldk+d]))
+							}
+							g, w := got[j*rs+i], want[j*rs+i]
+							if bound := 2 * float64(hd) * u * abs; math.Abs(float64(g)-float64(w)) > bound {
+								t.Fatalf("%s: FastScores rs=%d hd=%d n=%d: st[%d,%d] = %g, Exact %g (bound %g)", name, rs, hd, n, j, i, g, w, bound)
+							}
+						}
+					}
+					for _, rows := range []int{1, 3, 4, 7, 8, 16} {
+						if rows > rs {
+							continue
+						}
+						pt := attnVec(r, n*rs, 1, false)
+						zeros := []int{4, 64, 0}[r.IntN(3)]
+						for i := range pt {
+							if zeros > 0 && r.IntN(zeros) == 0 {
+								pt[i] = [2]float32{0, float32(math.Copysign(0, -1))}[r.IntN(2)]
+							}
+						}
+						v := attnVec(r, max(0, (n-1)*ldk+hd), 2, false)
+						for j := range n {
+							if r.IntN(8) == 0 {
+								v[j*ldk+r.IntN(hd)] = [3]float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())}[r.IntN(3)]
+							}
+						}
+						o := attnVec(r, rows*hd, 1, false)
+						wantO := append([]float32(nil), o...)
+						exactWeightedGeneric(wantO, hd, pt, rs, v, ldk)
+						gotO, checkO := attnGuardedOut(t, o)
+						ops.FastWeighted(gotO, hd, guarded(t, pt), rs, guarded(t, v), ldk)
+						checkO()
+						for i := range rows {
+							for c := range hd {
+								abs := math.Abs(float64(o[i*hd+c]))
+								for j := range n {
+									if pt[j*rs+i] != 0 {
+										abs += math.Abs(float64(pt[j*rs+i]) * float64(v[j*ldk+c]))
+									}
+								}
+								g, w := gotO[i*hd+c], wantO[i*hd+c]
+								bad := math.Abs(float64(g)-float64(w)) > 2*float64(n+1)*u*abs
+								if math.IsInf(abs, 0) || math.IsNaN(abs) {
+									bad = !sameBits32([]float32{g}, []float32{w})
+								}
+								if bad {
+									t.Fatalf("%s: FastWeighted rs=%d rows=%d hd=%d n=%d zeros=1/%d: o[%d,%d] = %g, Exact %g", name, rs, rows, hd, n, zeros, i, c, g, w)
+								}
 							}
 						}
 					}
@@ -323,6 +408,33 @@ func TestAttnKernelBounds(t *testing.T) {
 
 // TestExactSoftmaxVariants: ExactSoftmax and SoftmaxCols (the same with
 // Exp32) return their generic twins' bits on every variant.
+// softmaxKinds are the score sets of softmaxInputs.
+var softmaxKinds = []string{"rand", "special", "peaked", "masked"}
+
+// softmaxInputs returns scores st[j·rs + r] of n keys of kind "rand"
+// (magnitude 3), "special" (Inf, NaN, subnormals and extremes among them),
+// "peaked" (magnitude 200: most weights underflow) or "masked" (two in
+// three −Inf), limits from 0 to n+1 and a scale.
+func softmaxInputs(r *rand.Rand, rs, n int, kind string) ([]float32, []int32, float32) {
+	mag := float32(3)
+	if kind == "peaked" {
+		mag = 200
+	}
+	st := attnVec(r, n*rs, mag, kind == "special")
+	if kind == "masked" {
+		for i := range st {
+			if r.IntN(3) > 0 {
+				st[i] = float32(math.Inf(-1))
+			}
+		}
+	}
+	lim := make([]int32, rs)
+	for i := range lim {
+		lim[i] = int32(r.IntN(n + 2))
+	}
+	return st, lim, []float32{0.125, -0.7, 1}[r.IntN(3)]
+}
+
 func TestExactSoftmaxVariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for variant, ops := range attnVariants(t) {
@@ -333,24 +445,8 @@ func TestExactSoftmaxVariants(t *testing.T) {
 			name := variant + "/" + k.name
 			for _, rs := range []int{1, 5, 16, 32} {
 				for _, n := range []int{0, 1, 2, 17, 300} {
-					for _, kind := range []string{"rand", "special", "peaked", "masked"} {
-						mag := float32(3)
-						if kind == "peaked" {
-							mag = 200
-						}
-						st := attnVec(r, n*rs, mag, kind == "special")
-						if kind == "masked" {
-							for i := range st {
-								if r.IntN(3) > 0 {
-									st[i] = float32(math.Inf(-1))
-								}
-							}
-						}
-						lim := make([]int32, rs)
-						for i := range lim {
-							lim[i] = int32(r.IntN(n + 2))
-						}
-						scale := []float32{0.125, -0.7, 1}[r.IntN(3)]
+					for _, kind := range softmaxKinds {
+						st, lim, scale := softmaxInputs(r, rs, n, kind)
 						want := append([]float32(nil), st...)
 						k.want(want, lim, scale)
 						got, check := attnGuardedOut(t, st)
@@ -370,6 +466,47 @@ func TestExactSoftmaxVariants(t *testing.T) {
 // (relative; the float32 sum over 70 keys rounds 70 times) of a float64
 // one on ordinary scores, 0 past each row's limit, and 0 in
 // a row with no key.
+// TestFastSoftmaxVariants: FastSoftmax of every variant against the
+// generic SoftmaxCols, on the inputs of TestExactSoftmaxVariants: the same
+// zeros (past a row's limit, rows without a key), NaN where it gives NaN,
+// Inf where it gives Inf, and every other weight within (24 + 2n) ulp
+// relative to it, or 1e−37 absolute (FastSoftmax may give 0 where Exp32
+// gives less).
+func TestFastSoftmaxVariants(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for variant, ops := range attnVariants(t) {
+		for _, rs := range []int{1, 5, 8, 16, 32} {
+			for _, n := range []int{0, 1, 2, 17, 300} {
+				for _, kind := range softmaxKinds {
+					st, lim, scale := softmaxInputs(r, rs, n, kind)
+					want := append([]float32(nil), st...)
+					softmaxColsGeneric(want, lim, scale)
+					got, check := attnGuardedOut(t, st)
+					ops.FastSoftmax(got, guarded(t, lim), scale)
+					check()
+					bound := float64(24+2*n) * 0x1p-24
+					for i, w := range want {
+						g := got[i]
+						var ok bool
+						switch {
+						case w != w:
+							ok = g != g
+						case w == 0 || math.IsInf(float64(w), 0):
+							ok = math.Float32bits(g) == math.Float32bits(w)
+						default:
+							d := math.Abs(float64(g) - float64(w))
+							ok = d <= bound*float64(w) || d <= 1e-37
+						}
+						if !ok {
+							t.Fatalf("%s: rs=%d n=%d %s: weight %d (key %d, row %d) = %g, SoftmaxCols %g", variant, rs, n, kind, i, i/rs, i%rs, g, w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestSoftmaxColsReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	const rs, n = 5, 70
@@ -444,7 +581,7 @@ func TestF16KernelsVariants(t *testing.T) {
 						if !sameBits32(got, want) {
 							t.Fatalf("%s: ExactScoresF16 hd=%d n=%d rs=%d raw=%v differs from ExactScores on the widened K", name, hd, n, rs, raw)
 						}
-						rows := min(rs, 3)
+						rows := min(rs, 1+r.IntN(16)) // the one-row loop and the four-row blocks
 						pt := attnVec(r, n*rs, 1, false)
 						for i := range pt {
 							if r.IntN(4) == 0 {
@@ -459,6 +596,23 @@ func TestF16KernelsVariants(t *testing.T) {
 						checkO()
 						if !sameBits32(gotO, wantO) {
 							t.Fatalf("%s: ExactWeightedF16 hd=%d n=%d rs=%d raw=%v differs from ExactWeighted on the widened V", name, hd, n, rs, raw)
+						}
+						// The Fast forms: binary16 gives the float32 form's
+						// bits on the widened values too.
+						ops.FastScores(want, qt, rs, kw, ld)
+						got, check = attnGuardedOut(t, make([]float32, n*rs))
+						ops.FastScoresF16(got, qt, rs, k16, ld)
+						check()
+						if !sameBits32(got, want) {
+							t.Fatalf("%s: FastScoresF16 hd=%d n=%d rs=%d raw=%v differs from FastScores on the widened K", name, hd, n, rs, raw)
+						}
+						copy(wantO, o)
+						ops.FastWeighted(wantO, hd, pt, rs, kw, ld)
+						gotO, checkO = attnGuardedOut(t, o)
+						ops.FastWeightedF16(gotO, hd, pt, rs, k16, ld)
+						checkO()
+						if !sameBits32(gotO, wantO) {
+							t.Fatalf("%s: FastWeightedF16 hd=%d n=%d rs=%d raw=%v differs from FastWeighted on the widened V", name, hd, n, rs, raw)
 						}
 						// And the generic F16 twins agree with the generic float32 ones.
 						g := make([]float32, n*rs)

@@ -63,5 +63,11 @@ func genericVariant() Variant {
 		ExactScoresF16:   exactScoresF16Generic,
 		ExactWeightedF16: exactWeightedF16Generic,
 		DotRowsF16:       dotRowsF16Generic,
+
+		FastScores:      exactScoresGeneric,
+		FastWeighted:    exactWeightedGeneric,
+		FastScoresF16:   exactScoresF16Generic,
+		FastWeightedF16: exactWeightedF16Generic,
+		FastSoftmax:     softmaxColsGeneric,
 	}}
 }

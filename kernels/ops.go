@@ -138,6 +138,24 @@ type Ops struct {
 	ExactScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)
 	ExactWeightedF16 func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int)
 	DotRowsF16       func(dst, q []float32, k []quant.F16, ldk int)
+
+	// FastScores, FastWeighted and their F16 forms are ExactScores,
+	// ExactWeighted, ExactScoresF16 and ExactWeightedF16 (the same layouts,
+	// lengths and key order, a 0 weight still skipping its key) for Fast
+	// mode's prefill tiles, allowed to fuse each product and sum into one
+	// multiply-add: not the Exact bits, but within one rounding per term
+	// of them. A variant whose unfused kernels are its fastest (or that has
+	// no fused ones) uses its Exact kernels here.
+	FastScores      func(st, qt []float32, rs int, k []float32, ldk int)
+	FastWeighted    func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
+	FastScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)
+	FastWeightedF16 func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int)
+	// FastSoftmax is SoftmaxCols (the same layout, masking and special
+	// cases: 0 past lim[r] and in rows without a key, NaN rows NaN) for
+	// Fast mode's prefill tiles, allowed its own exponential (within a few
+	// ulp of Exp32; it may give 0 where Exp32 gives less than 1e−37) and
+	// e·(1/sum) for e/sum. A variant without one uses SoftmaxCols here.
+	FastSoftmax func(st []float32, lim []int32, scale float32)
 }
 
 // opList is every op of Ops in declaration order: its name, whether an Ops
@@ -196,6 +214,11 @@ var opList = []struct {
 	{"ExactScoresF16", func(o *Ops) bool { return o.ExactScoresF16 != nil }, func(d, s *Ops) { d.ExactScoresF16 = s.ExactScoresF16 }},
 	{"ExactWeightedF16", func(o *Ops) bool { return o.ExactWeightedF16 != nil }, func(d, s *Ops) { d.ExactWeightedF16 = s.ExactWeightedF16 }},
 	{"DotRowsF16", func(o *Ops) bool { return o.DotRowsF16 != nil }, func(d, s *Ops) { d.DotRowsF16 = s.DotRowsF16 }},
+	{"FastScores", func(o *Ops) bool { return o.FastScores != nil }, func(d, s *Ops) { d.FastScores = s.FastScores }},
+	{"FastWeighted", func(o *Ops) bool { return o.FastWeighted != nil }, func(d, s *Ops) { d.FastWeighted = s.FastWeighted }},
+	{"FastScoresF16", func(o *Ops) bool { return o.FastScoresF16 != nil }, func(d, s *Ops) { d.FastScoresF16 = s.FastScoresF16 }},
+	{"FastWeightedF16", func(o *Ops) bool { return o.FastWeightedF16 != nil }, func(d, s *Ops) { d.FastWeightedF16 = s.FastWeightedF16 }},
+	{"FastSoftmax", func(o *Ops) bool { return o.FastSoftmax != nil }, func(d, s *Ops) { d.FastSoftmax = s.FastSoftmax }},
 }
 
 // opNames lists the op names in declaration order; Info reports on each.

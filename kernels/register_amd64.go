@@ -43,6 +43,8 @@ var amd64Variants = []Variant{
 			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2,
 			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
 			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
+			FastScores: fastScoresAVX2, FastWeighted: fastWeightedAVX2,
+			FastScoresF16: fastScoresF16AVX2, FastWeightedF16: fastWeightedF16AVX2, FastSoftmax: fastSoftmaxAVX2,
 		},
 	},
 	{
@@ -74,6 +76,8 @@ var amd64Variants = []Variant{
 			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2,
 			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
 			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
+			FastScores: fastScoresAVX2, FastWeighted: fastWeightedAVX2,
+			FastScoresF16: fastScoresF16AVX2, FastWeightedF16: fastWeightedF16AVX2, FastSoftmax: fastSoftmaxAVX2,
 		},
 	},
 	{
@@ -102,6 +106,10 @@ var amd64Variants = []Variant{
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
 			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
+			// Fast's tiles keep the unfused zmm kernels (not measured
+			// against avx2's fused ymm ones on an AVX-512 CPU).
+			FastScores: exactScoresAVX512, FastWeighted: exactWeightedAVX512,
+			FastScoresF16: exactScoresF16AVX512, FastWeightedF16: exactWeightedF16AVX512, FastSoftmax: softmaxColsAVX512,
 		},
 	},
 	{
@@ -135,6 +143,10 @@ var amd64Variants = []Variant{
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
 			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
+			// Fast's tiles keep the unfused zmm kernels (not measured
+			// against avx2's fused ymm ones on an AVX-512 CPU).
+			FastScores: exactScoresAVX512, FastWeighted: exactWeightedAVX512,
+			FastScoresF16: exactScoresF16AVX512, FastWeightedF16: exactWeightedF16AVX512, FastSoftmax: softmaxColsAVX512,
 		},
 	},
 }

@@ -85,6 +85,9 @@ func asimdOps(k rowKernels) Ops {
 		ExactExp: exactExpNEON, ExactSoftmax: exactSoftmaxNEON,
 		DotRows: dotRowsNEON, DotRowsF16: dotRowsF16NEON,
 		ExactScoresF16: exactScoresF16NEON, ExactWeightedF16: exactWeightedF16NEON,
+		// Fast's tiles: the unfused NEON kernels.
+		FastScores: exactScoresNEON, FastWeighted: exactWeightedNEON,
+		FastScoresF16: exactScoresF16NEON, FastWeightedF16: exactWeightedF16NEON,
 
 		Axpy:   func(alpha float32, x, y []float32) { arm64.AxpyNEON(alpha, x, y[:len(x)]) },
 		Scale:  arm64.ScaleNEON,

@@ -15,10 +15,13 @@
 //     (the kernels reassociate and fuse); with one kernel variant its result
 //     has the same bits under every schedule and worker count, because the
 //     blocks and every reduction order are fixed by the shape, never by the
-//     schedule. With 8 or more query rows Fast runs Exact's tiles (its
-//     fastest path there) with one change: the softmax's exponential is
-//     ExpSum's (kernels.Ops.SoftmaxCols), not Exact's correctly rounded
-//     one. There every variant on every GOARCH gives the same bits.
+//     schedule. With 8 or more query rows Fast runs Exact's tiles (one SIMD
+//     lane per query row) with the kernels.Ops Fast* kernels: FastScores
+//     and FastWeighted may fuse each product and sum into one multiply-add,
+//     FastSoftmax may use its own exponential (within a few ulp of Exp32)
+//     and multiply by 1/sum. A variant without fused forms (avx512,
+//     avx512vnni, neon, generic) uses its Exact kernels and SoftmaxCols
+//     there.
 //
 // Exact's kernels (kernels.Ops' Exact* fields) compute several rows, keys
 // or output columns at once, one per SIMD lane, each in the scalar order

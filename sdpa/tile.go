@@ -132,8 +132,8 @@ func kvRows[T kvElem](p *plan, src []T, off, n int, buf []float32) (rows []float
 // decides by SeqQ alone, so that grouped and tiled K/V (whose tiles hold
 // different rows) take the same path: from fastWideSeqQ query rows on it
 // runs Exact's transposed tiles, which are its fastest path there (their
-// kernels, one lane per row, keep every lane busy), with Exp32 in the
-// softmax (softmaxWide); below, row by row with the variant's float32
+// kernels, one lane per row, keep every lane busy), with the Fast* kernels
+// (exactTile, softmaxWide); below, row by row with the variant's float32
 // kernels.
 func (p *plan) rowWise() bool {
 	if p.sh.SeqKV > math.MaxInt32 {
@@ -150,8 +150,12 @@ func (p *plan) rowWise() bool {
 // ExactExp and ExactDiv over st, or row by row for small tiles), and the
 // weighted sum of V by ExactWeighted. Lanes of the kernels compute
 // different rows (or keys, or output columns), each in the scalar order.
+// Fast runs the same steps with FastScores, FastSoftmax and FastWeighted.
 func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScratch) {
-	ops := &p.ops
+	scores := p.ops.ExactScores
+	if p.mode == Fast {
+		scores = p.ops.FastScores
+	}
 	hd := p.sh.HeadDim
 	lim, qo := sc.lim, sc.qo
 	rows, kv0, n := p.tileRowsOf(u, lim, qo)
@@ -169,12 +173,12 @@ func exactTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileSc
 	if n > 0 {
 		if _, ok := any(k).([]float32); ok {
 			kb, ld := kvRows(p, k, kv0, n, kvBuf)
-			ops.ExactScores(st, qt, rs, kb, ld)
+			scores(st, qt, rs, kb, ld)
 		} else {
 			for j0 := 0; j0 < n; j0 += kvBlock {
 				j1 := min(j0+kvBlock, n)
 				kb, ld := kvRows(p, k, kv0+j0*p.ksJ, j1-j0, kvBuf)
-				ops.ExactScores(st[j0*rs:j1*rs], qt, rs, kb, ld)
+				scores(st[j0*rs:j1*rs], qt, rs, kb, ld)
 			}
 		}
 	}
@@ -262,10 +266,10 @@ func (p *plan) scoreAt(x float32, mrow []float32, j int) float32 {
 }
 
 // softmaxWide turns the scores st into weights with the ExactSoftmax
-// kernel (Fast: SoftmaxCols, the same with Exp32), one lane per row in the
-// scalar order (see kernels.Ops). With a
-// mask, the scaled and masked scores are formed here first and the kernel
-// scales by 1, which changes no bit.
+// kernel (Fast: FastSoftmax, the same within a few ulp), one lane per row
+// in the scalar order (see kernels.Ops). With a mask, the scaled and
+// masked scores are formed here first and the kernel scales by 1, which
+// changes no bit.
 func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 []int32) {
 	clear(lim32)
 	for r := range rows {
@@ -285,7 +289,7 @@ func (p *plan) softmaxWide(u unit, st []float32, rs, rows int, lim []int, lim32 
 		return
 	}
 	if p.mode == Fast {
-		p.ops.SoftmaxCols(st, lim32, scale)
+		p.ops.FastSoftmax(st, lim32, scale)
 	} else {
 		p.ops.ExactSoftmax(st, lim32, scale)
 	}
@@ -313,16 +317,25 @@ func (p *plan) rowScores(s, q []float32, k any, off int) {
 }
 
 // weighted adds Σ_j w[j·rs + r]·v[off + j·ksJ, :] to row r of o for every
-// row of o (len(o)/HeadDim ≤ rs rows; rs = 1 for one row): ExactWeighted,
-// or its F16 form, which widens binary16 V in registers and returns
-// ExactWeighted's bits on the widened V.
+// row of o (len(o)/HeadDim ≤ rs rows; rs = 1 for one row): ExactWeighted
+// (Fast: FastWeighted), or its F16 form, which widens binary16 V in
+// registers and returns the float32 form's bits on the widened V.
 func (p *plan) weighted(o, w []float32, rs int, v any, off int) {
 	hd := p.sh.HeadDim
+	fast := p.mode == Fast
 	switch v := v.(type) {
 	case []float32:
-		p.ops.ExactWeighted(o, hd, w, rs, v[off:], p.ksJ)
+		if fast {
+			p.ops.FastWeighted(o, hd, w, rs, v[off:], p.ksJ)
+		} else {
+			p.ops.ExactWeighted(o, hd, w, rs, v[off:], p.ksJ)
+		}
 	case []quant.F16:
-		p.ops.ExactWeightedF16(o, hd, w, rs, v[off:], p.ksJ)
+		if fast {
+			p.ops.FastWeightedF16(o, hd, w, rs, v[off:], p.ksJ)
+		} else {
+			p.ops.ExactWeightedF16(o, hd, w, rs, v[off:], p.ksJ)
+		}
 	}
 }
 
@@ -332,10 +345,10 @@ func (p *plan) weighted(o, w []float32, rs int, v any, off int) {
 // (Exact: ExactScores with one row, then scale and mask in the scalar
 // order; Fast: DotRows of the pre-scaled query, then the mask); per row
 // the softmax (Exact: max, ExactExp, the sum in key order, ExactDiv; Fast:
-// Max, then ExpSum); per block and row the weighted sum of V
-// (ExactWeighted), and for Fast a final Scale by 1/sum. A row's result
-// depends only on its inputs and the fixed key blocks, never on the tile,
-// the unit or the schedule.
+// Max, then ExpSum); per block and row the weighted sum of V (Exact:
+// ExactWeighted; Fast: FastWeighted), and for Fast a final Scale by 1/sum.
+// A row's result depends only on its inputs and the fixed key blocks,
+// never on the tile, the unit or the schedule.
 func rowTile[T kvElem](p *plan, u unit, out, q []float32, k, v []T, sc *tileScratch) {
 	ops := &p.ops
 	exact := p.mode == Exact

@@ -39,6 +39,34 @@ func ExactWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32
 //go:noescape
 func ExactWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
 
+// FastScoresAVX2 and FastScoresF16AVX2 are ExactScoresAVX2 and
+// ExactScoresF16AVX2 with each product and sum one fused multiply-add
+// (Fast mode's prefill tiles): within that rounding of
+// exactScores[F16]Generic, not its bits.
+//
+//go:noescape
+func FastScoresAVX2(st, qt *float32, rs int, k *float32, ldk, hd, n int)
+
+//go:noescape
+func FastScoresF16AVX2(st, qt *float32, rs int, k *uint16, ldk, hd, n int)
+
+// FastWeightedAVX2 and FastWeightedF16AVX2 are ExactWeightedAVX2 and
+// ExactWeightedF16AVX2 with each product and sum one fused multiply-add
+// (a ±0 weight still skips its key).
+//
+//go:noescape
+func FastWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
+
+//go:noescape
+func FastWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
+
+// FastSoftmaxAVX2 is SoftmaxColsAVX2 with a fused exponential (within a
+// few ulp of Exp32, 0 below e^−86) and e·(1/sum) for e/sum: rs a multiple
+// of 8, n ≥ 1. Twin: softmaxColsGeneric, within Fast's tolerance.
+//
+//go:noescape
+func FastSoftmaxAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+
 // DotRowsAVX2 sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, hd a
 // multiple of 8 and n ≥ 1, reassociated and fused; pf as DotRowsAVX512's.
 // Twin: dotRowsGeneric.

@@ -12,9 +12,14 @@
 //	ExactWeighted[F16]AVX2    exactWeighted[F16]Generic lane c is output
 //	                                                 column c; a zero weight
 //	                                                 skips the key
+//	FastScores[F16]AVX2       exactScores[F16]Generic !!! ExactScores fused
+//	FastWeighted[F16]AVX2     exactWeighted[F16]Generic !!! ExactWeighted
+//	                                                 fused
 //	DotRows[F16]AVX2          dotRowsGeneric         !!! reassociated, fused
 //
-// The Exact routines never fuse: every product is a VMULPS and every sum a
+// The Fast routines are their Exact forms with each product and sum one
+// VFMADD231PS (Fast mode's prefill tiles; within the fused rounding of the
+// twin, not its bits). The Exact routines never fuse: every product is a VMULPS and every sum a
 // separate VADDPS, with the operands in the twin's order, so each lane
 // rounds as the scalar code does. A binary16 form is its float32 form with
 // VCVTPH2PS (exact) where the float32 form loads, so it returns the
@@ -354,6 +359,260 @@ exactScoresAVX2_ret:
 #undef G
 #undef SP_
 
+// func FastScoresAVX2(st, qt *float32, rs int, k *float32, ldk, hd, n int)
+//
+// st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for j < n, r < rs, d < hd,
+// summed over d in order from +0 fused (VFMADD231PS). rs is a multiple of 8,
+// hd ≥ 1, n ≥ 1. Twin: the same within the fused rounding.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·FastScoresAVX2(SB), NOSPLIT, $0-56
+#define ACC0   Y0  // key j's scores of lane group 0
+#define ACC1   Y1  // key j+1
+#define ACC2   Y2  // key j+2
+#define ACC3   Y3  // key j+3
+#define ACC4   Y4  // key j's scores of lane group 1
+#define ACC5   Y5  // key j+1
+#define ACC6   Y6  // key j+2
+#define ACC7   Y7  // key j+3
+#define Q0     Y8  // qt[d, group 0]
+#define Q1     Y9  // qt[d, group 1]
+#define B0     Y10 // k[j, d] broadcast
+#define B1     Y11 // k[j+1, d]
+#define B2     Y12 // k[j+2, d]
+#define B3     Y13 // k[j+3, d]
+#define T0     Y14 // a product of group 0
+#define T1     Y15 // a product of group 1
+
+#define ST DI  // st row of key j
+#define QT SI  // qt
+#define RS4 R8 // rs·4: bytes per st / qt row
+#define KR R9  // key row j
+#define LDK R10 // ldk in bytes
+#define HD R11
+#define N R12  // keys left
+#define QP R13 // walks qt down the lane group
+#define KP R14 // walks key j's row along d
+#define D R15  // d left
+#define L3 BX  // 3·ldk in bytes
+#define G CX   // lane group byte offset
+#define SP_ AX // st store pointer
+
+	MOVQ            st+0(FP), ST
+	MOVQ            qt+8(FP), QT
+	MOVQ            rs+16(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            k+24(FP), KR
+	MOVQ            ldk+32(FP), LDK
+	SHLQ            $2, LDK
+	MOVQ            hd+40(FP), HD
+	MOVQ            n+48(FP), N
+	LEAQ            (LDK)(LDK*2), L3
+
+fastScoresAVX2_keys4:
+	CMPQ            N, $4
+	JB              fastScoresAVX2_keys1
+	XORQ            G, G
+fastScoresAVX2_keys4_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresAVX2_keys4_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	VXORPS          ACC4, ACC4, ACC4
+	VXORPS          ACC5, ACC5, ACC5
+	VXORPS          ACC6, ACC6, ACC6
+	VXORPS          ACC7, ACC7, ACC7
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresAVX2_keys4_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VBROADCASTSS    (KP), B0
+	VBROADCASTSS    (KP)(LDK*1), B1
+	VBROADCASTSS    (KP)(LDK*2), B2
+	VBROADCASTSS    (KP)(L3*1), B3
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q1, B0, ACC4
+	VFMADD231PS     Q0, B1, ACC1
+	VFMADD231PS     Q1, B1, ACC5
+	VFMADD231PS     Q0, B2, ACC2
+	VFMADD231PS     Q1, B2, ACC6
+	VFMADD231PS     Q0, B3, ACC3
+	VFMADD231PS     Q1, B3, ACC7
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             fastScoresAVX2_keys4_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC5, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC6, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC7, (SP_)
+	ADDQ            $64, G
+	JMP             fastScoresAVX2_keys4_g2
+
+fastScoresAVX2_keys4_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresAVX2_keys4_next
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresAVX2_keys4_g1_d:
+	VMOVUPS         0(QP), Q0
+	VBROADCASTSS    (KP), B0
+	VBROADCASTSS    (KP)(LDK*1), B1
+	VBROADCASTSS    (KP)(LDK*2), B2
+	VBROADCASTSS    (KP)(L3*1), B3
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q0, B1, ACC1
+	VFMADD231PS     Q0, B2, ACC2
+	VFMADD231PS     Q0, B3, ACC3
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             fastScoresAVX2_keys4_g1_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	ADDQ            $32, G
+	JMP             fastScoresAVX2_keys4_g1
+
+fastScoresAVX2_keys4_next:
+	LEAQ            (KR)(LDK*4), KR                // the next four keys
+	MOVQ            RS4, AX
+	SHLQ            $2, AX
+	ADDQ            AX, ST
+	SUBQ            $4, N
+	JMP             fastScoresAVX2_keys4
+
+fastScoresAVX2_keys1:
+	CMPQ            N, $1
+	JB              fastScoresAVX2_ret
+	XORQ            G, G
+fastScoresAVX2_keys1_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresAVX2_keys1_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC4, ACC4, ACC4
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresAVX2_keys1_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VBROADCASTSS    (KP), B0
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q1, B0, ACC4
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             fastScoresAVX2_keys1_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            $64, G
+	JMP             fastScoresAVX2_keys1_g2
+
+fastScoresAVX2_keys1_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresAVX2_keys1_next
+	VXORPS          ACC0, ACC0, ACC0
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresAVX2_keys1_g1_d:
+	VMOVUPS         0(QP), Q0
+	VBROADCASTSS    (KP), B0
+	VFMADD231PS     Q0, B0, ACC0
+	ADDQ            RS4, QP
+	ADDQ            $4, KP
+	DECQ            D
+	JNZ             fastScoresAVX2_keys1_g1_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            $32, G
+	JMP             fastScoresAVX2_keys1_g1
+
+fastScoresAVX2_keys1_next:
+	ADDQ            LDK, KR
+	ADDQ            RS4, ST
+	DECQ            N
+	JMP             fastScoresAVX2_keys1
+
+fastScoresAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef Q0
+#undef Q1
+#undef B0
+#undef B1
+#undef B2
+#undef B3
+#undef T0
+#undef T1
+#undef ST
+#undef QT
+#undef RS4
+#undef KR
+#undef LDK
+#undef HD
+#undef N
+#undef QP
+#undef KP
+#undef D
+#undef L3
+#undef G
+#undef SP_
+
 // func ExactScoresRowAVX2(s, q *float32, k *float32, ldk, hd, n int)
 //
 // s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, summed over d in order
@@ -474,57 +733,379 @@ exactScoresRowAVX2_ret:
 // o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 // order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 // products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-// n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
-// streams from beyond the caches). Twin: kernels.exactWeightedGeneric.
+// n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
+// (V that streams from beyond the caches). Twin: kernels.exactWeightedGeneric.
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·ExactWeightedAVX2(SB), NOSPLIT, $0-72
 #define ACC0   Y0  // o[r, c..c+7]
-#define ACC1   Y1  // o[r, c+8..]
-#define ACC2   Y2  // sums
+#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
+#define ACC2   Y2  // sums (blocks: row r+1)
 #define ACC3   Y3  // sums
-#define ACC4   Y4  // sums
+#define ACC4   Y4  // sums (blocks: row r+2)
 #define ACC5   Y5  // sums
-#define ACC6   Y6  // sums
+#define ACC6   Y6  // sums (blocks: row r+3)
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
 #define T0     Y9  // v·p
 #define T1     Y10 // v·p
+#define V0     Y11 // v[j, c..c+7] (blocks)
+#define V1     Y12 // v[j, c+8..c+15] (blocks)
+#define W      Y13 // a block's four weights, then which are ±0
+#define ZERO   Y14 // +0
 
-#define O DI    // o
-#define ROWS BX
+#define OB DI   // o's row r
+#define ROWS BX // rows left
 #define HD4 R8  // hd·4
-#define PT SI   // pt
+#define PB SI   // pt[r]
 #define RS4 R9  // rs·4
 #define V R10   // v
 #define LDV R11 // ldv in bytes
 #define N R12
-#define R R13   // row
+#define M R13   // a block's ±0 weights as bits; o's row r+3
 #define C R14   // column byte offset in o
 #define OP R15  // o[r, c]
 #define PP AX   // pt[j, r]
 #define VP CX   // v[j, c]
 #define J DX    // keys left
 
-	MOVQ            o+0(FP), O
+	MOVQ            o+0(FP), OB
 	MOVQ            rows+8(FP), ROWS
 	MOVQ            hd+16(FP), HD4
 	SHLQ            $2, HD4
-	MOVQ            pt+24(FP), PT
+	MOVQ            pt+24(FP), PB
 	MOVQ            rs+32(FP), RS4
 	SHLQ            $2, RS4
 	MOVQ            v+40(FP), V
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $2, LDV
 	MOVQ            n+56(FP), N
-	XORQ            R, R
+	VXORPS          ZERO, ZERO, ZERO
+
+exactWeightedAVX2_blk:
+	CMPQ            ROWS, $4
+	JB              exactWeightedAVX2_row
+	XORQ            C, C
+exactWeightedAVX2_b16:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $64
+	JB              exactWeightedAVX2_b8
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         32(OP)(HD4*1), ACC3
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         32(OP)(HD4*2), ACC5
+	VMOVUPS         0(M), ACC6
+	VMOVUPS         32(M), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+exactWeightedAVX2_b16_keys:
+	CMPQ            J, $4
+	JB              exactWeightedAVX2_b16_key_tail
+	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X11
+	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
+	VPSLLD          $1, Y13, Y13                   // without the signs
+	VPSLLD          $1, Y11, Y11
+	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
+	VPCMPEQD        Y14, Y13, Y13
+	VPTEST          Y13, Y13
+	JNZ             exactWeightedAVX2_b16_key      // some weight is ±0: one key at a time
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             exactWeightedAVX2_b16_keys
+
+exactWeightedAVX2_b16_key_tail:
+	TESTQ           J, J
+	JZ              exactWeightedAVX2_b16_store
+exactWeightedAVX2_b16_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             exactWeightedAVX2_b16_key_some // some weight is ±0
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+exactWeightedAVX2_b16_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             exactWeightedAVX2_b16_keys
+
+exactWeightedAVX2_b16_key_some:
+	CMPL            M, $15
+	JEQ             exactWeightedAVX2_b16_key_skip // all four: skip the key
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	BTL             $0, M
+	JCS             exactWeightedAVX2_b16_key_row0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+exactWeightedAVX2_b16_key_row0:
+	BTL             $1, M
+	JCS             exactWeightedAVX2_b16_key_row1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+exactWeightedAVX2_b16_key_row1:
+	BTL             $2, M
+	JCS             exactWeightedAVX2_b16_key_row2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+exactWeightedAVX2_b16_key_row2:
+	BTL             $3, M
+	JCS             exactWeightedAVX2_b16_key_row3
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+exactWeightedAVX2_b16_key_row3:
+	JMP             exactWeightedAVX2_b16_key_skip
+
+exactWeightedAVX2_b16_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC3, 32(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC5, 32(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	VMOVUPS         ACC7, 32(M)
+	ADDQ            $64, C
+	JMP             exactWeightedAVX2_b16
+
+exactWeightedAVX2_b8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              exactWeightedAVX2_blk_next
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         0(M), ACC6
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+exactWeightedAVX2_b8_keys:
+exactWeightedAVX2_b8_key_tail:
+	TESTQ           J, J
+	JZ              exactWeightedAVX2_b8_store
+exactWeightedAVX2_b8_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             exactWeightedAVX2_b8_key_some  // some weight is ±0
+	VMOVUPS         0(VP), V0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+exactWeightedAVX2_b8_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             exactWeightedAVX2_b8_keys
+
+exactWeightedAVX2_b8_key_some:
+	CMPL            M, $15
+	JEQ             exactWeightedAVX2_b8_key_skip  // all four: skip the key
+	VMOVUPS         0(VP), V0
+	BTL             $0, M
+	JCS             exactWeightedAVX2_b8_key_row0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+exactWeightedAVX2_b8_key_row0:
+	BTL             $1, M
+	JCS             exactWeightedAVX2_b8_key_row1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+exactWeightedAVX2_b8_key_row1:
+	BTL             $2, M
+	JCS             exactWeightedAVX2_b8_key_row2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+exactWeightedAVX2_b8_key_row2:
+	BTL             $3, M
+	JCS             exactWeightedAVX2_b8_key_row3
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+exactWeightedAVX2_b8_key_row3:
+	JMP             exactWeightedAVX2_b8_key_skip
+
+exactWeightedAVX2_b8_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	ADDQ            $32, C
+	JMP             exactWeightedAVX2_b8
+
+exactWeightedAVX2_blk_next:
+	LEAQ            (OB)(HD4*4), OB
+	ADDQ            $16, PB
+	SUBQ            $4, ROWS
+	JMP             exactWeightedAVX2_blk
 
 exactWeightedAVX2_row:
-	CMPQ            R, ROWS
-	JAE             exactWeightedAVX2_ret
-	MOVQ            R, OP
-	IMULQ           HD4, OP
-	ADDQ            O, OP
+	TESTQ           ROWS, ROWS
+	JZ              exactWeightedAVX2_ret
+	MOVQ            OB, OP
 	XORQ            C, C
 
 exactWeightedAVX2_c64:
@@ -540,7 +1121,7 @@ exactWeightedAVX2_c64:
 	VMOVUPS         160(OP), ACC5
 	VMOVUPS         192(OP), ACC6
 	VMOVUPS         224(OP), ACC7
-	LEAQ            (PT)(R*4), PP
+	MOVQ            PB, PP
 	MOVQ            C, VP
 	ADDQ            V, VP
 	MOVQ            N, J
@@ -641,7 +1222,7 @@ exactWeightedAVX2_c8:
 	CMPQ            J, $32
 	JB              exactWeightedAVX2_next
 	VMOVUPS         0(OP), ACC0
-	LEAQ            (PT)(R*4), PP
+	MOVQ            PB, PP
 	MOVQ            C, VP
 	ADDQ            V, VP
 	MOVQ            N, J
@@ -666,7 +1247,9 @@ exactWeightedAVX2_c8_skip:
 	JMP             exactWeightedAVX2_c8
 
 exactWeightedAVX2_next:
-	INCQ            R
+	ADDQ            HD4, OB
+	ADDQ            $4, PB
+	DECQ            ROWS
 	JMP             exactWeightedAVX2_row
 
 exactWeightedAVX2_ret:
@@ -684,15 +1267,504 @@ exactWeightedAVX2_ret:
 #undef P
 #undef T0
 #undef T1
-#undef O
+#undef V0
+#undef V1
+#undef W
+#undef ZERO
+#undef OB
 #undef ROWS
 #undef HD4
-#undef PT
+#undef PB
 #undef RS4
 #undef V
 #undef LDV
 #undef N
-#undef R
+#undef M
+#undef C
+#undef OP
+#undef PP
+#undef VP
+#undef J
+
+// func FastWeightedAVX2(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
+//
+// o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
+// order, skipping a key whose weight is 0 (a NaN weight is not skipped),
+// each product and sum fused (VFMADD231PS). hd is a multiple of 8, rows ≥ 1,
+// n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
+// (V that streams from beyond the caches). Twin: the same within the fused rounding.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·FastWeightedAVX2(SB), NOSPLIT, $0-72
+#define ACC0   Y0  // o[r, c..c+7]
+#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
+#define ACC2   Y2  // sums (blocks: row r+1)
+#define ACC3   Y3  // sums
+#define ACC4   Y4  // sums (blocks: row r+2)
+#define ACC5   Y5  // sums
+#define ACC6   Y6  // sums (blocks: row r+3)
+#define ACC7   Y7  // sums
+#define P      Y8  // the weight, broadcast
+#define T0     Y9  // v·p
+#define T1     Y10 // v·p
+#define V0     Y11 // v[j, c..c+7] (blocks)
+#define V1     Y12 // v[j, c+8..c+15] (blocks)
+#define W      Y13 // a block's four weights, then which are ±0
+#define ZERO   Y14 // +0
+
+#define OB DI   // o's row r
+#define ROWS BX // rows left
+#define HD4 R8  // hd·4
+#define PB SI   // pt[r]
+#define RS4 R9  // rs·4
+#define V R10   // v
+#define LDV R11 // ldv in bytes
+#define N R12
+#define M R13   // a block's ±0 weights as bits; o's row r+3
+#define C R14   // column byte offset in o
+#define OP R15  // o[r, c]
+#define PP AX   // pt[j, r]
+#define VP CX   // v[j, c]
+#define J DX    // keys left
+
+	MOVQ            o+0(FP), OB
+	MOVQ            rows+8(FP), ROWS
+	MOVQ            hd+16(FP), HD4
+	SHLQ            $2, HD4
+	MOVQ            pt+24(FP), PB
+	MOVQ            rs+32(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            v+40(FP), V
+	MOVQ            ldv+48(FP), LDV
+	SHLQ            $2, LDV
+	MOVQ            n+56(FP), N
+	VXORPS          ZERO, ZERO, ZERO
+
+fastWeightedAVX2_blk:
+	CMPQ            ROWS, $4
+	JB              fastWeightedAVX2_row
+	XORQ            C, C
+fastWeightedAVX2_b16:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $64
+	JB              fastWeightedAVX2_b8
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         32(OP)(HD4*1), ACC3
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         32(OP)(HD4*2), ACC5
+	VMOVUPS         0(M), ACC6
+	VMOVUPS         32(M), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedAVX2_b16_keys:
+	CMPQ            J, $4
+	JB              fastWeightedAVX2_b16_key_tail
+	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X11
+	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
+	VPSLLD          $1, Y13, Y13                   // without the signs
+	VPSLLD          $1, Y11, Y11
+	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
+	VPCMPEQD        Y14, Y13, Y13
+	VPTEST          Y13, Y13
+	JNZ             fastWeightedAVX2_b16_key       // some weight is ±0: one key at a time
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             fastWeightedAVX2_b16_keys
+
+fastWeightedAVX2_b16_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedAVX2_b16_store
+fastWeightedAVX2_b16_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             fastWeightedAVX2_b16_key_some  // some weight is ±0
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+fastWeightedAVX2_b16_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedAVX2_b16_keys
+
+fastWeightedAVX2_b16_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedAVX2_b16_key_skip  // all four: skip the key
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	BTL             $0, M
+	JCS             fastWeightedAVX2_b16_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+fastWeightedAVX2_b16_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedAVX2_b16_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+fastWeightedAVX2_b16_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedAVX2_b16_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+fastWeightedAVX2_b16_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedAVX2_b16_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+fastWeightedAVX2_b16_key_row3:
+	JMP             fastWeightedAVX2_b16_key_skip
+
+fastWeightedAVX2_b16_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC3, 32(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC5, 32(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	VMOVUPS         ACC7, 32(M)
+	ADDQ            $64, C
+	JMP             fastWeightedAVX2_b16
+
+fastWeightedAVX2_b8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              fastWeightedAVX2_blk_next
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         0(M), ACC6
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedAVX2_b8_keys:
+fastWeightedAVX2_b8_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedAVX2_b8_store
+fastWeightedAVX2_b8_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             fastWeightedAVX2_b8_key_some   // some weight is ±0
+	VMOVUPS         0(VP), V0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+fastWeightedAVX2_b8_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedAVX2_b8_keys
+
+fastWeightedAVX2_b8_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedAVX2_b8_key_skip   // all four: skip the key
+	VMOVUPS         0(VP), V0
+	BTL             $0, M
+	JCS             fastWeightedAVX2_b8_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+fastWeightedAVX2_b8_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedAVX2_b8_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+fastWeightedAVX2_b8_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedAVX2_b8_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+fastWeightedAVX2_b8_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedAVX2_b8_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+fastWeightedAVX2_b8_key_row3:
+	JMP             fastWeightedAVX2_b8_key_skip
+
+fastWeightedAVX2_b8_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	ADDQ            $32, C
+	JMP             fastWeightedAVX2_b8
+
+fastWeightedAVX2_blk_next:
+	LEAQ            (OB)(HD4*4), OB
+	ADDQ            $16, PB
+	SUBQ            $4, ROWS
+	JMP             fastWeightedAVX2_blk
+
+fastWeightedAVX2_row:
+	TESTQ           ROWS, ROWS
+	JZ              fastWeightedAVX2_ret
+	MOVQ            OB, OP
+	XORQ            C, C
+
+fastWeightedAVX2_c64:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $256
+	JB              fastWeightedAVX2_c8
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         64(OP), ACC2
+	VMOVUPS         96(OP), ACC3
+	VMOVUPS         128(OP), ACC4
+	VMOVUPS         160(OP), ACC5
+	VMOVUPS         192(OP), ACC6
+	VMOVUPS         224(OP), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+	CMPQ            pf+64(FP), $0                  // not 0: prefetch V 8 KiB ahead
+	JNE             fastWeightedAVX2_c64_keyspf
+
+	PCALIGN         $32
+fastWeightedAVX2_c64_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedAVX2_c64_skip
+	VBROADCASTSS    (PP), P
+	VMOVUPS         0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+	VMOVUPS         32(VP), T1
+	VFMADD231PS     P, T1, ACC1
+	VMOVUPS         64(VP), T0
+	VFMADD231PS     P, T0, ACC2
+	VMOVUPS         96(VP), T1
+	VFMADD231PS     P, T1, ACC3
+	VMOVUPS         128(VP), T0
+	VFMADD231PS     P, T0, ACC4
+	VMOVUPS         160(VP), T1
+	VFMADD231PS     P, T1, ACC5
+	VMOVUPS         192(VP), T0
+	VFMADD231PS     P, T0, ACC6
+	VMOVUPS         224(VP), T1
+	VFMADD231PS     P, T1, ACC7
+fastWeightedAVX2_c64_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedAVX2_c64_keys
+	JMP             fastWeightedAVX2_c64_store
+
+	PCALIGN         $32
+fastWeightedAVX2_c64_keyspf:
+	PREFETCHT0      8192(VP)
+	PREFETCHT0      8256(VP)
+	PREFETCHT0      8320(VP)
+	PREFETCHT0      8384(VP)
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedAVX2_c64_skippf
+	VBROADCASTSS    (PP), P
+	VMOVUPS         0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+	VMOVUPS         32(VP), T1
+	VFMADD231PS     P, T1, ACC1
+	VMOVUPS         64(VP), T0
+	VFMADD231PS     P, T0, ACC2
+	VMOVUPS         96(VP), T1
+	VFMADD231PS     P, T1, ACC3
+	VMOVUPS         128(VP), T0
+	VFMADD231PS     P, T0, ACC4
+	VMOVUPS         160(VP), T1
+	VFMADD231PS     P, T1, ACC5
+	VMOVUPS         192(VP), T0
+	VFMADD231PS     P, T0, ACC6
+	VMOVUPS         224(VP), T1
+	VFMADD231PS     P, T1, ACC7
+fastWeightedAVX2_c64_skippf:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedAVX2_c64_keyspf
+
+fastWeightedAVX2_c64_store:
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 64(OP)
+	VMOVUPS         ACC3, 96(OP)
+	VMOVUPS         ACC4, 128(OP)
+	VMOVUPS         ACC5, 160(OP)
+	VMOVUPS         ACC6, 192(OP)
+	VMOVUPS         ACC7, 224(OP)
+	ADDQ            $256, OP
+	ADDQ            $256, C
+	JMP             fastWeightedAVX2_c64
+
+fastWeightedAVX2_c8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              fastWeightedAVX2_next
+	VMOVUPS         0(OP), ACC0
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedAVX2_c8_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedAVX2_c8_skip
+	VBROADCASTSS    (PP), P
+	VMOVUPS         0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+fastWeightedAVX2_c8_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedAVX2_c8_keys
+
+	VMOVUPS         ACC0, 0(OP)
+	ADDQ            $32, OP
+	ADDQ            $32, C
+	JMP             fastWeightedAVX2_c8
+
+fastWeightedAVX2_next:
+	ADDQ            HD4, OB
+	ADDQ            $4, PB
+	DECQ            ROWS
+	JMP             fastWeightedAVX2_row
+
+fastWeightedAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef P
+#undef T0
+#undef T1
+#undef V0
+#undef V1
+#undef W
+#undef ZERO
+#undef OB
+#undef ROWS
+#undef HD4
+#undef PB
+#undef RS4
+#undef V
+#undef LDV
+#undef N
+#undef M
 #undef C
 #undef OP
 #undef PP
@@ -1127,6 +2199,270 @@ exactScoresF16AVX2_ret:
 #undef G
 #undef SP_
 
+// func FastScoresF16AVX2(st, qt *float32, rs int, k *uint16, ldk, hd, n int)
+//
+// st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for j < n, r < rs, d < hd,
+// summed over d in order from +0 fused (VFMADD231PS). rs is a multiple of 8,
+// hd ≥ 1, n ≥ 1. Twin: the same within the fused rounding.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·FastScoresF16AVX2(SB), NOSPLIT, $0-56
+#define ACC0   Y0  // key j's scores of lane group 0
+#define ACC1   Y1  // key j+1
+#define ACC2   Y2  // key j+2
+#define ACC3   Y3  // key j+3
+#define ACC4   Y4  // key j's scores of lane group 1
+#define ACC5   Y5  // key j+1
+#define ACC6   Y6  // key j+2
+#define ACC7   Y7  // key j+3
+#define Q0     Y8  // qt[d, group 0]
+#define Q1     Y9  // qt[d, group 1]
+#define B0     Y10 // k[j, d] broadcast
+#define B1     Y11 // k[j+1, d]
+#define B2     Y12 // k[j+2, d]
+#define B3     Y13 // k[j+3, d]
+#define T0     Y14 // a product of group 0
+#define T1     Y15 // a product of group 1
+
+#define ST DI  // st row of key j
+#define QT SI  // qt
+#define RS4 R8 // rs·4: bytes per st / qt row
+#define KR R9  // key row j
+#define LDK R10 // ldk in bytes
+#define HD R11
+#define N R12  // keys left
+#define QP R13 // walks qt down the lane group
+#define KP R14 // walks key j's row along d
+#define D R15  // d left
+#define L3 BX  // 3·ldk in bytes
+#define G CX   // lane group byte offset
+#define SP_ AX // st store pointer
+
+	MOVQ            st+0(FP), ST
+	MOVQ            qt+8(FP), QT
+	MOVQ            rs+16(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            k+24(FP), KR
+	MOVQ            ldk+32(FP), LDK
+	SHLQ            $1, LDK
+	MOVQ            hd+40(FP), HD
+	MOVQ            n+48(FP), N
+	LEAQ            (LDK)(LDK*2), L3
+
+fastScoresF16AVX2_keys4:
+	CMPQ            N, $4
+	JB              fastScoresF16AVX2_keys1
+	XORQ            G, G
+fastScoresF16AVX2_keys4_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresF16AVX2_keys4_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	VXORPS          ACC4, ACC4, ACC4
+	VXORPS          ACC5, ACC5, ACC5
+	VXORPS          ACC6, ACC6, ACC6
+	VXORPS          ACC7, ACC7, ACC7
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresF16AVX2_keys4_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VPBROADCASTW    (KP)(LDK*1), X11
+	VCVTPH2PS       X11, B1
+	VPBROADCASTW    (KP)(LDK*2), X12
+	VCVTPH2PS       X12, B2
+	VPBROADCASTW    (KP)(L3*1), X13
+	VCVTPH2PS       X13, B3
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q1, B0, ACC4
+	VFMADD231PS     Q0, B1, ACC1
+	VFMADD231PS     Q1, B1, ACC5
+	VFMADD231PS     Q0, B2, ACC2
+	VFMADD231PS     Q1, B2, ACC6
+	VFMADD231PS     Q0, B3, ACC3
+	VFMADD231PS     Q1, B3, ACC7
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             fastScoresF16AVX2_keys4_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC5, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC6, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC7, (SP_)
+	ADDQ            $64, G
+	JMP             fastScoresF16AVX2_keys4_g2
+
+fastScoresF16AVX2_keys4_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresF16AVX2_keys4_next
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC1, ACC1, ACC1
+	VXORPS          ACC2, ACC2, ACC2
+	VXORPS          ACC3, ACC3, ACC3
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresF16AVX2_keys4_g1_d:
+	VMOVUPS         0(QP), Q0
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VPBROADCASTW    (KP)(LDK*1), X11
+	VCVTPH2PS       X11, B1
+	VPBROADCASTW    (KP)(LDK*2), X12
+	VCVTPH2PS       X12, B2
+	VPBROADCASTW    (KP)(L3*1), X13
+	VCVTPH2PS       X13, B3
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q0, B1, ACC1
+	VFMADD231PS     Q0, B2, ACC2
+	VFMADD231PS     Q0, B3, ACC3
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             fastScoresF16AVX2_keys4_g1_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC1, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC2, (SP_)
+	ADDQ            RS4, SP_
+	VMOVUPS         ACC3, (SP_)
+	ADDQ            $32, G
+	JMP             fastScoresF16AVX2_keys4_g1
+
+fastScoresF16AVX2_keys4_next:
+	LEAQ            (KR)(LDK*4), KR                // the next four keys
+	MOVQ            RS4, AX
+	SHLQ            $2, AX
+	ADDQ            AX, ST
+	SUBQ            $4, N
+	JMP             fastScoresF16AVX2_keys4
+
+fastScoresF16AVX2_keys1:
+	CMPQ            N, $1
+	JB              fastScoresF16AVX2_ret
+	XORQ            G, G
+fastScoresF16AVX2_keys1_g2:
+	LEAQ            64(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresF16AVX2_keys1_g1
+	VXORPS          ACC0, ACC0, ACC0
+	VXORPS          ACC4, ACC4, ACC4
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresF16AVX2_keys1_g2_d:
+	VMOVUPS         0(QP), Q0
+	VMOVUPS         32(QP), Q1
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VFMADD231PS     Q0, B0, ACC0
+	VFMADD231PS     Q1, B0, ACC4
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             fastScoresF16AVX2_keys1_g2_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	LEAQ            32(ST)(G*1), SP_
+	VMOVUPS         ACC4, (SP_)
+	ADDQ            $64, G
+	JMP             fastScoresF16AVX2_keys1_g2
+
+fastScoresF16AVX2_keys1_g1:
+	LEAQ            32(G), SP_
+	CMPQ            SP_, RS4
+	JA              fastScoresF16AVX2_keys1_next
+	VXORPS          ACC0, ACC0, ACC0
+	LEAQ            (QT)(G*1), QP
+	MOVQ            KR, KP
+	MOVQ            HD, D
+
+	PCALIGN         $32
+fastScoresF16AVX2_keys1_g1_d:
+	VMOVUPS         0(QP), Q0
+	VPBROADCASTW    (KP), X10
+	VCVTPH2PS       X10, B0
+	VFMADD231PS     Q0, B0, ACC0
+	ADDQ            RS4, QP
+	ADDQ            $2, KP
+	DECQ            D
+	JNZ             fastScoresF16AVX2_keys1_g1_d
+
+	LEAQ            0(ST)(G*1), SP_
+	VMOVUPS         ACC0, (SP_)
+	ADDQ            $32, G
+	JMP             fastScoresF16AVX2_keys1_g1
+
+fastScoresF16AVX2_keys1_next:
+	ADDQ            LDK, KR
+	ADDQ            RS4, ST
+	DECQ            N
+	JMP             fastScoresF16AVX2_keys1
+
+fastScoresF16AVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef Q0
+#undef Q1
+#undef B0
+#undef B1
+#undef B2
+#undef B3
+#undef T0
+#undef T1
+#undef ST
+#undef QT
+#undef RS4
+#undef KR
+#undef LDK
+#undef HD
+#undef N
+#undef QP
+#undef KP
+#undef D
+#undef L3
+#undef G
+#undef SP_
+
 // func ExactScoresRowF16AVX2(s, q *float32, k *uint16, ldk, hd, n int)
 //
 // s[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd, summed over d in order
@@ -1251,57 +2587,381 @@ exactScoresRowF16AVX2_ret:
 // o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 // order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 // products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-// n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
-// streams from beyond the caches). Twin: kernels.exactWeightedF16Generic.
+// n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
+// (V that streams from beyond the caches). Twin: kernels.exactWeightedF16Generic.
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·ExactWeightedF16AVX2(SB), NOSPLIT, $0-72
 #define ACC0   Y0  // o[r, c..c+7]
-#define ACC1   Y1  // o[r, c+8..]
-#define ACC2   Y2  // sums
+#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
+#define ACC2   Y2  // sums (blocks: row r+1)
 #define ACC3   Y3  // sums
-#define ACC4   Y4  // sums
+#define ACC4   Y4  // sums (blocks: row r+2)
 #define ACC5   Y5  // sums
-#define ACC6   Y6  // sums
+#define ACC6   Y6  // sums (blocks: row r+3)
 #define ACC7   Y7  // sums
 #define P      Y8  // the weight, broadcast
 #define T0     Y9  // v·p
 #define T1     Y10 // v·p
+#define V0     Y11 // v[j, c..c+7] (blocks)
+#define V1     Y12 // v[j, c+8..c+15] (blocks)
+#define W      Y13 // a block's four weights, then which are ±0
+#define ZERO   Y14 // +0
 
-#define O DI    // o
-#define ROWS BX
+#define OB DI   // o's row r
+#define ROWS BX // rows left
 #define HD4 R8  // hd·4
-#define PT SI   // pt
+#define PB SI   // pt[r]
 #define RS4 R9  // rs·4
 #define V R10   // v
 #define LDV R11 // ldv in bytes
 #define N R12
-#define R R13   // row
+#define M R13   // a block's ±0 weights as bits; o's row r+3
 #define C R14   // column byte offset in o
 #define OP R15  // o[r, c]
 #define PP AX   // pt[j, r]
 #define VP CX   // v[j, c]
 #define J DX    // keys left
 
-	MOVQ            o+0(FP), O
+	MOVQ            o+0(FP), OB
 	MOVQ            rows+8(FP), ROWS
 	MOVQ            hd+16(FP), HD4
 	SHLQ            $2, HD4
-	MOVQ            pt+24(FP), PT
+	MOVQ            pt+24(FP), PB
 	MOVQ            rs+32(FP), RS4
 	SHLQ            $2, RS4
 	MOVQ            v+40(FP), V
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $1, LDV
 	MOVQ            n+56(FP), N
-	XORQ            R, R
+	VXORPS          ZERO, ZERO, ZERO
+
+exactWeightedF16AVX2_blk:
+	CMPQ            ROWS, $4
+	JB              exactWeightedF16AVX2_row
+	XORQ            C, C
+exactWeightedF16AVX2_b16:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $64
+	JB              exactWeightedF16AVX2_b8
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         32(OP)(HD4*1), ACC3
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         32(OP)(HD4*2), ACC5
+	VMOVUPS         0(M), ACC6
+	VMOVUPS         32(M), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+exactWeightedF16AVX2_b16_keys:
+	CMPQ            J, $4
+	JB              exactWeightedF16AVX2_b16_key_tail
+	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X11
+	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
+	VPSLLD          $1, Y13, Y13                   // without the signs
+	VPSLLD          $1, Y11, Y11
+	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
+	VPCMPEQD        Y14, Y13, Y13
+	VPTEST          Y13, Y13
+	JNZ             exactWeightedF16AVX2_b16_key   // some weight is ±0: one key at a time
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             exactWeightedF16AVX2_b16_keys
+
+exactWeightedF16AVX2_b16_key_tail:
+	TESTQ           J, J
+	JZ              exactWeightedF16AVX2_b16_store
+exactWeightedF16AVX2_b16_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             exactWeightedF16AVX2_b16_key_some // some weight is ±0
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+exactWeightedF16AVX2_b16_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             exactWeightedF16AVX2_b16_keys
+
+exactWeightedF16AVX2_b16_key_some:
+	CMPL            M, $15
+	JEQ             exactWeightedF16AVX2_b16_key_skip // all four: skip the key
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	BTL             $0, M
+	JCS             exactWeightedF16AVX2_b16_key_row0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC1, ACC1
+exactWeightedF16AVX2_b16_key_row0:
+	BTL             $1, M
+	JCS             exactWeightedF16AVX2_b16_key_row1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC3, ACC3
+exactWeightedF16AVX2_b16_key_row1:
+	BTL             $2, M
+	JCS             exactWeightedF16AVX2_b16_key_row2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC5, ACC5
+exactWeightedF16AVX2_b16_key_row2:
+	BTL             $3, M
+	JCS             exactWeightedF16AVX2_b16_key_row3
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+	VMULPS          V1, P, T1
+	VADDPS          T1, ACC7, ACC7
+exactWeightedF16AVX2_b16_key_row3:
+	JMP             exactWeightedF16AVX2_b16_key_skip
+
+exactWeightedF16AVX2_b16_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC3, 32(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC5, 32(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	VMOVUPS         ACC7, 32(M)
+	ADDQ            $64, C
+	JMP             exactWeightedF16AVX2_b16
+
+exactWeightedF16AVX2_b8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              exactWeightedF16AVX2_blk_next
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         0(M), ACC6
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+exactWeightedF16AVX2_b8_keys:
+exactWeightedF16AVX2_b8_key_tail:
+	TESTQ           J, J
+	JZ              exactWeightedF16AVX2_b8_store
+exactWeightedF16AVX2_b8_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             exactWeightedF16AVX2_b8_key_some // some weight is ±0
+	VCVTPH2PS       0(VP), V0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+exactWeightedF16AVX2_b8_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             exactWeightedF16AVX2_b8_keys
+
+exactWeightedF16AVX2_b8_key_some:
+	CMPL            M, $15
+	JEQ             exactWeightedF16AVX2_b8_key_skip // all four: skip the key
+	VCVTPH2PS       0(VP), V0
+	BTL             $0, M
+	JCS             exactWeightedF16AVX2_b8_key_row0
+	VBROADCASTSS    0(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC0, ACC0
+exactWeightedF16AVX2_b8_key_row0:
+	BTL             $1, M
+	JCS             exactWeightedF16AVX2_b8_key_row1
+	VBROADCASTSS    4(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC2, ACC2
+exactWeightedF16AVX2_b8_key_row1:
+	BTL             $2, M
+	JCS             exactWeightedF16AVX2_b8_key_row2
+	VBROADCASTSS    8(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC4, ACC4
+exactWeightedF16AVX2_b8_key_row2:
+	BTL             $3, M
+	JCS             exactWeightedF16AVX2_b8_key_row3
+	VBROADCASTSS    12(PP), P
+	VMULPS          V0, P, T0
+	VADDPS          T0, ACC6, ACC6
+exactWeightedF16AVX2_b8_key_row3:
+	JMP             exactWeightedF16AVX2_b8_key_skip
+
+exactWeightedF16AVX2_b8_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	ADDQ            $32, C
+	JMP             exactWeightedF16AVX2_b8
+
+exactWeightedF16AVX2_blk_next:
+	LEAQ            (OB)(HD4*4), OB
+	ADDQ            $16, PB
+	SUBQ            $4, ROWS
+	JMP             exactWeightedF16AVX2_blk
 
 exactWeightedF16AVX2_row:
-	CMPQ            R, ROWS
-	JAE             exactWeightedF16AVX2_ret
-	MOVQ            R, OP
-	IMULQ           HD4, OP
-	ADDQ            O, OP
+	TESTQ           ROWS, ROWS
+	JZ              exactWeightedF16AVX2_ret
+	MOVQ            OB, OP
 	XORQ            C, C
 
 exactWeightedF16AVX2_c64:
@@ -1317,7 +2977,7 @@ exactWeightedF16AVX2_c64:
 	VMOVUPS         160(OP), ACC5
 	VMOVUPS         192(OP), ACC6
 	VMOVUPS         224(OP), ACC7
-	LEAQ            (PT)(R*4), PP
+	MOVQ            PB, PP
 	MOVQ            C, VP
 	SHRQ            $1, VP                         // column offset in binary16 values
 	ADDQ            V, VP
@@ -1417,7 +3077,7 @@ exactWeightedF16AVX2_c8:
 	CMPQ            J, $32
 	JB              exactWeightedF16AVX2_next
 	VMOVUPS         0(OP), ACC0
-	LEAQ            (PT)(R*4), PP
+	MOVQ            PB, PP
 	MOVQ            C, VP
 	SHRQ            $1, VP                         // column offset in binary16 values
 	ADDQ            V, VP
@@ -1443,7 +3103,9 @@ exactWeightedF16AVX2_c8_skip:
 	JMP             exactWeightedF16AVX2_c8
 
 exactWeightedF16AVX2_next:
-	INCQ            R
+	ADDQ            HD4, OB
+	ADDQ            $4, PB
+	DECQ            ROWS
 	JMP             exactWeightedF16AVX2_row
 
 exactWeightedF16AVX2_ret:
@@ -1461,15 +3123,506 @@ exactWeightedF16AVX2_ret:
 #undef P
 #undef T0
 #undef T1
-#undef O
+#undef V0
+#undef V1
+#undef W
+#undef ZERO
+#undef OB
 #undef ROWS
 #undef HD4
-#undef PT
+#undef PB
 #undef RS4
 #undef V
 #undef LDV
 #undef N
-#undef R
+#undef M
+#undef C
+#undef OP
+#undef PP
+#undef VP
+#undef J
+
+// func FastWeightedF16AVX2(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
+//
+// o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
+// order, skipping a key whose weight is 0 (a NaN weight is not skipped),
+// each product and sum fused (VFMADD231PS). hd is a multiple of 8, rows ≥ 1,
+// n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
+// (V that streams from beyond the caches). Twin: the same within the fused rounding.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·FastWeightedF16AVX2(SB), NOSPLIT, $0-72
+#define ACC0   Y0  // o[r, c..c+7]
+#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
+#define ACC2   Y2  // sums (blocks: row r+1)
+#define ACC3   Y3  // sums
+#define ACC4   Y4  // sums (blocks: row r+2)
+#define ACC5   Y5  // sums
+#define ACC6   Y6  // sums (blocks: row r+3)
+#define ACC7   Y7  // sums
+#define P      Y8  // the weight, broadcast
+#define T0     Y9  // v·p
+#define T1     Y10 // v·p
+#define V0     Y11 // v[j, c..c+7] (blocks)
+#define V1     Y12 // v[j, c+8..c+15] (blocks)
+#define W      Y13 // a block's four weights, then which are ±0
+#define ZERO   Y14 // +0
+
+#define OB DI   // o's row r
+#define ROWS BX // rows left
+#define HD4 R8  // hd·4
+#define PB SI   // pt[r]
+#define RS4 R9  // rs·4
+#define V R10   // v
+#define LDV R11 // ldv in bytes
+#define N R12
+#define M R13   // a block's ±0 weights as bits; o's row r+3
+#define C R14   // column byte offset in o
+#define OP R15  // o[r, c]
+#define PP AX   // pt[j, r]
+#define VP CX   // v[j, c]
+#define J DX    // keys left
+
+	MOVQ            o+0(FP), OB
+	MOVQ            rows+8(FP), ROWS
+	MOVQ            hd+16(FP), HD4
+	SHLQ            $2, HD4
+	MOVQ            pt+24(FP), PB
+	MOVQ            rs+32(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            v+40(FP), V
+	MOVQ            ldv+48(FP), LDV
+	SHLQ            $1, LDV
+	MOVQ            n+56(FP), N
+	VXORPS          ZERO, ZERO, ZERO
+
+fastWeightedF16AVX2_blk:
+	CMPQ            ROWS, $4
+	JB              fastWeightedF16AVX2_row
+	XORQ            C, C
+fastWeightedF16AVX2_b16:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $64
+	JB              fastWeightedF16AVX2_b8
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         32(OP)(HD4*1), ACC3
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         32(OP)(HD4*2), ACC5
+	VMOVUPS         0(M), ACC6
+	VMOVUPS         32(M), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedF16AVX2_b16_keys:
+	CMPQ            J, $4
+	JB              fastWeightedF16AVX2_b16_key_tail
+	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X11
+	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
+	VPSLLD          $1, Y13, Y13                   // without the signs
+	VPSLLD          $1, Y11, Y11
+	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
+	VPCMPEQD        Y14, Y13, Y13
+	VPTEST          Y13, Y13
+	JNZ             fastWeightedF16AVX2_b16_key    // some weight is ±0: one key at a time
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             fastWeightedF16AVX2_b16_keys
+
+fastWeightedF16AVX2_b16_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedF16AVX2_b16_store
+fastWeightedF16AVX2_b16_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             fastWeightedF16AVX2_b16_key_some // some weight is ±0
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+fastWeightedF16AVX2_b16_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedF16AVX2_b16_keys
+
+fastWeightedF16AVX2_b16_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedF16AVX2_b16_key_skip // all four: skip the key
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	BTL             $0, M
+	JCS             fastWeightedF16AVX2_b16_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+fastWeightedF16AVX2_b16_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedF16AVX2_b16_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VFMADD231PS     V1, P, ACC3
+fastWeightedF16AVX2_b16_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedF16AVX2_b16_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VFMADD231PS     V1, P, ACC5
+fastWeightedF16AVX2_b16_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedF16AVX2_b16_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+fastWeightedF16AVX2_b16_key_row3:
+	JMP             fastWeightedF16AVX2_b16_key_skip
+
+fastWeightedF16AVX2_b16_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC3, 32(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC5, 32(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	VMOVUPS         ACC7, 32(M)
+	ADDQ            $64, C
+	JMP             fastWeightedF16AVX2_b16
+
+fastWeightedF16AVX2_b8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              fastWeightedF16AVX2_blk_next
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         0(OP)(HD4*1), ACC2
+	VMOVUPS         0(OP)(HD4*2), ACC4
+	VMOVUPS         0(M), ACC6
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedF16AVX2_b8_keys:
+fastWeightedF16AVX2_b8_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedF16AVX2_b8_store
+fastWeightedF16AVX2_b8_key:
+	VMOVUPS         (PP), X13                      // the four rows' weights of key j
+	VPSLLD          $1, X13, X13                   // without the sign
+	VPCMPEQD        X14, X13, X13                  // ±0
+	VMOVMSKPS       X13, M
+	TESTL           M, M
+	JNZ             fastWeightedF16AVX2_b8_key_some // some weight is ±0
+	VCVTPH2PS       0(VP), V0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+fastWeightedF16AVX2_b8_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedF16AVX2_b8_keys
+
+fastWeightedF16AVX2_b8_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedF16AVX2_b8_key_skip // all four: skip the key
+	VCVTPH2PS       0(VP), V0
+	BTL             $0, M
+	JCS             fastWeightedF16AVX2_b8_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+fastWeightedF16AVX2_b8_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedF16AVX2_b8_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC2
+fastWeightedF16AVX2_b8_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedF16AVX2_b8_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC4
+fastWeightedF16AVX2_b8_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedF16AVX2_b8_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC6
+fastWeightedF16AVX2_b8_key_row3:
+	JMP             fastWeightedF16AVX2_b8_key_skip
+
+fastWeightedF16AVX2_b8_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC2, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 0(OP)(HD4*2)
+	VMOVUPS         ACC6, 0(M)
+	ADDQ            $32, C
+	JMP             fastWeightedF16AVX2_b8
+
+fastWeightedF16AVX2_blk_next:
+	LEAQ            (OB)(HD4*4), OB
+	ADDQ            $16, PB
+	SUBQ            $4, ROWS
+	JMP             fastWeightedF16AVX2_blk
+
+fastWeightedF16AVX2_row:
+	TESTQ           ROWS, ROWS
+	JZ              fastWeightedF16AVX2_ret
+	MOVQ            OB, OP
+	XORQ            C, C
+
+fastWeightedF16AVX2_c64:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $256
+	JB              fastWeightedF16AVX2_c8
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         64(OP), ACC2
+	VMOVUPS         96(OP), ACC3
+	VMOVUPS         128(OP), ACC4
+	VMOVUPS         160(OP), ACC5
+	VMOVUPS         192(OP), ACC6
+	VMOVUPS         224(OP), ACC7
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+	CMPQ            pf+64(FP), $0                  // not 0: prefetch V 8 KiB ahead
+	JNE             fastWeightedF16AVX2_c64_keyspf
+
+	PCALIGN         $32
+fastWeightedF16AVX2_c64_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedF16AVX2_c64_skip
+	VBROADCASTSS    (PP), P
+	VCVTPH2PS       0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+	VCVTPH2PS       16(VP), T1
+	VFMADD231PS     P, T1, ACC1
+	VCVTPH2PS       32(VP), T0
+	VFMADD231PS     P, T0, ACC2
+	VCVTPH2PS       48(VP), T1
+	VFMADD231PS     P, T1, ACC3
+	VCVTPH2PS       64(VP), T0
+	VFMADD231PS     P, T0, ACC4
+	VCVTPH2PS       80(VP), T1
+	VFMADD231PS     P, T1, ACC5
+	VCVTPH2PS       96(VP), T0
+	VFMADD231PS     P, T0, ACC6
+	VCVTPH2PS       112(VP), T1
+	VFMADD231PS     P, T1, ACC7
+fastWeightedF16AVX2_c64_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedF16AVX2_c64_keys
+	JMP             fastWeightedF16AVX2_c64_store
+
+	PCALIGN         $32
+fastWeightedF16AVX2_c64_keyspf:
+	PREFETCHT0      8192(VP)
+	PREFETCHT0      8256(VP)
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedF16AVX2_c64_skippf
+	VBROADCASTSS    (PP), P
+	VCVTPH2PS       0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+	VCVTPH2PS       16(VP), T1
+	VFMADD231PS     P, T1, ACC1
+	VCVTPH2PS       32(VP), T0
+	VFMADD231PS     P, T0, ACC2
+	VCVTPH2PS       48(VP), T1
+	VFMADD231PS     P, T1, ACC3
+	VCVTPH2PS       64(VP), T0
+	VFMADD231PS     P, T0, ACC4
+	VCVTPH2PS       80(VP), T1
+	VFMADD231PS     P, T1, ACC5
+	VCVTPH2PS       96(VP), T0
+	VFMADD231PS     P, T0, ACC6
+	VCVTPH2PS       112(VP), T1
+	VFMADD231PS     P, T1, ACC7
+fastWeightedF16AVX2_c64_skippf:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedF16AVX2_c64_keyspf
+
+fastWeightedF16AVX2_c64_store:
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 64(OP)
+	VMOVUPS         ACC3, 96(OP)
+	VMOVUPS         ACC4, 128(OP)
+	VMOVUPS         ACC5, 160(OP)
+	VMOVUPS         ACC6, 192(OP)
+	VMOVUPS         ACC7, 224(OP)
+	ADDQ            $256, OP
+	ADDQ            $256, C
+	JMP             fastWeightedF16AVX2_c64
+
+fastWeightedF16AVX2_c8:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $32
+	JB              fastWeightedF16AVX2_next
+	VMOVUPS         0(OP), ACC0
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedF16AVX2_c8_keys:
+	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
+	JZ              fastWeightedF16AVX2_c8_skip
+	VBROADCASTSS    (PP), P
+	VCVTPH2PS       0(VP), T0
+	VFMADD231PS     P, T0, ACC0
+fastWeightedF16AVX2_c8_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JNZ             fastWeightedF16AVX2_c8_keys
+
+	VMOVUPS         ACC0, 0(OP)
+	ADDQ            $32, OP
+	ADDQ            $32, C
+	JMP             fastWeightedF16AVX2_c8
+
+fastWeightedF16AVX2_next:
+	ADDQ            HD4, OB
+	ADDQ            $4, PB
+	DECQ            ROWS
+	JMP             fastWeightedF16AVX2_row
+
+fastWeightedF16AVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC0
+#undef ACC1
+#undef ACC2
+#undef ACC3
+#undef ACC4
+#undef ACC5
+#undef ACC6
+#undef ACC7
+#undef P
+#undef T0
+#undef T1
+#undef V0
+#undef V1
+#undef W
+#undef ZERO
+#undef OB
+#undef ROWS
+#undef HD4
+#undef PB
+#undef RS4
+#undef V
+#undef LDV
+#undef N
+#undef M
 #undef C
 #undef OP
 #undef PP
@@ -2058,4 +4211,213 @@ exactDivAVX2_ret:
 	VZEROUPPER
 	RET
 
+
+DATA fastExpTab<>+0(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA fastExpTab<>+8(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA fastExpTab<>+16(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA fastExpTab<>+24(SB)/8, $0x3fb8aa3b3fb8aa3b
+DATA fastExpTab<>+32(SB)/8, $0xbf318000bf318000
+DATA fastExpTab<>+40(SB)/8, $0xbf318000bf318000
+DATA fastExpTab<>+48(SB)/8, $0xbf318000bf318000
+DATA fastExpTab<>+56(SB)/8, $0xbf318000bf318000
+DATA fastExpTab<>+64(SB)/8, $0x395e8083395e8083
+DATA fastExpTab<>+72(SB)/8, $0x395e8083395e8083
+DATA fastExpTab<>+80(SB)/8, $0x395e8083395e8083
+DATA fastExpTab<>+88(SB)/8, $0x395e8083395e8083
+DATA fastExpTab<>+96(SB)/8, $0x3950696739506967
+DATA fastExpTab<>+104(SB)/8, $0x3950696739506967
+DATA fastExpTab<>+112(SB)/8, $0x3950696739506967
+DATA fastExpTab<>+120(SB)/8, $0x3950696739506967
+DATA fastExpTab<>+128(SB)/8, $0x3ab743ce3ab743ce
+DATA fastExpTab<>+136(SB)/8, $0x3ab743ce3ab743ce
+DATA fastExpTab<>+144(SB)/8, $0x3ab743ce3ab743ce
+DATA fastExpTab<>+152(SB)/8, $0x3ab743ce3ab743ce
+DATA fastExpTab<>+160(SB)/8, $0x3c0889083c088908
+DATA fastExpTab<>+168(SB)/8, $0x3c0889083c088908
+DATA fastExpTab<>+176(SB)/8, $0x3c0889083c088908
+DATA fastExpTab<>+184(SB)/8, $0x3c0889083c088908
+DATA fastExpTab<>+192(SB)/8, $0x3d2aa9c13d2aa9c1
+DATA fastExpTab<>+200(SB)/8, $0x3d2aa9c13d2aa9c1
+DATA fastExpTab<>+208(SB)/8, $0x3d2aa9c13d2aa9c1
+DATA fastExpTab<>+216(SB)/8, $0x3d2aa9c13d2aa9c1
+DATA fastExpTab<>+224(SB)/8, $0x3e2aaaaa3e2aaaaa
+DATA fastExpTab<>+232(SB)/8, $0x3e2aaaaa3e2aaaaa
+DATA fastExpTab<>+240(SB)/8, $0x3e2aaaaa3e2aaaaa
+DATA fastExpTab<>+248(SB)/8, $0x3e2aaaaa3e2aaaaa
+DATA fastExpTab<>+256(SB)/8, $0x3f0000003f000000
+DATA fastExpTab<>+264(SB)/8, $0x3f0000003f000000
+DATA fastExpTab<>+272(SB)/8, $0x3f0000003f000000
+DATA fastExpTab<>+280(SB)/8, $0x3f0000003f000000
+DATA fastExpTab<>+288(SB)/8, $0x3f8000003f800000
+DATA fastExpTab<>+296(SB)/8, $0x3f8000003f800000
+DATA fastExpTab<>+304(SB)/8, $0x3f8000003f800000
+DATA fastExpTab<>+312(SB)/8, $0x3f8000003f800000
+DATA fastExpTab<>+320(SB)/8, $0xc2ac0000c2ac0000
+DATA fastExpTab<>+328(SB)/8, $0xc2ac0000c2ac0000
+DATA fastExpTab<>+336(SB)/8, $0xc2ac0000c2ac0000
+DATA fastExpTab<>+344(SB)/8, $0xc2ac0000c2ac0000
+DATA fastExpTab<>+352(SB)/8, $0x0000007f0000007f
+DATA fastExpTab<>+360(SB)/8, $0x0000007f0000007f
+DATA fastExpTab<>+368(SB)/8, $0x0000007f0000007f
+DATA fastExpTab<>+376(SB)/8, $0x0000007f0000007f
+DATA fastExpTab<>+384(SB)/8, $0xff800000ff800000
+DATA fastExpTab<>+392(SB)/8, $0xff800000ff800000
+DATA fastExpTab<>+400(SB)/8, $0xff800000ff800000
+DATA fastExpTab<>+408(SB)/8, $0xff800000ff800000
+DATA fastExpTab<>+416(SB)/8, $0x0000000100000001
+DATA fastExpTab<>+424(SB)/8, $0x0000000100000001
+DATA fastExpTab<>+432(SB)/8, $0x0000000100000001
+DATA fastExpTab<>+440(SB)/8, $0x0000000100000001
+GLOBL fastExpTab<>(SB), RODATA|NOPTR, $448
+
+// func FastSoftmaxAVX2(st *float32, rs int, lim *int32, scale float32, n int)
+//
+// SoftmaxCols on 8 lanes (rows) at a time with a fused exponential: s =
+// st·scale for j < lim[r], else −Inf; max (strict >); e = exp(s − max)
+// (within a few ulp of Exp32; 0 below e^−86) and the sum in key order;
+// e·(1/sum), or 0 for j ≥ lim[r] and in rows whose every s is −Inf. A NaN
+// score gives its row NaN weights. rs is a multiple of 8, n ≥ 1. Twin:
+// kernels.softmaxColsGeneric, within Fast's tolerance.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·FastSoftmaxAVX2(SB), NOSPLIT, $0-40
+#define X      Y0  // s, then x = s − max
+#define R      Y1  // r
+#define NN     Y2  // n, then 2^n
+#define P      Y3  // the polynomial, then e
+#define T      Y4  // scratch
+#define SCALE  Y5  // scale
+#define NEGINF Y6  // −Inf
+#define SUM    Y7  // the sum, then 1/sum
+#define ONEI   Y8  // int32 1
+#define JV     Y9  // int32 j
+#define MAX    Y10 // the rows' max
+#define LIMV   Y11 // int32 lim[r]
+#define LIVE   Y12 // rows with a key that is not −Inf
+#define MINX   Y13 // −86
+#define M      Y14 // j < lim[r]
+#define ONE    Y15 // 1
+
+#define ST DI   // st
+#define RS4 R8 // rs·4
+#define LIM SI // lim
+#define N CX
+#define G R9   // lane group byte offset
+#define PT R10 // st[j, group]
+#define J R11  // keys left
+
+	MOVQ            st+0(FP), ST
+	MOVQ            rs+8(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            lim+16(FP), LIM
+	VBROADCASTSS    scale+24(FP), SCALE
+	MOVQ            n+32(FP), N
+	TESTQ           N, N
+	JZ              fastSoftmaxAVX2_ret
+	VBROADCASTSS    fastExpTab<>+384(SB), NEGINF
+	VBROADCASTSS    fastExpTab<>+416(SB), ONEI
+	VBROADCASTSS    fastExpTab<>+320(SB), MINX
+	VBROADCASTSS    fastExpTab<>+288(SB), ONE
+	XORQ            G, G
+
+fastSoftmaxAVX2_group:
+	VMOVDQU         (LIM)(G*1), LIMV
+	VPXOR           JV, JV, JV
+	VMOVAPS         NEGINF, MAX
+	VXORPS          LIVE, LIVE, LIVE
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
+fastSoftmaxAVX2_scores:
+	VMULPS          (PT), SCALE, X                 // s·scale
+	VPCMPGTD        JV, LIMV, M                    // j < lim[r]
+	VBLENDVPS       M, X, NEGINF, X                // else −Inf
+	VMOVUPS         X, (PT)
+	VMAXPS          MAX, X, MAX                    // s > max ? s : max
+	VCMPPS          $4, NEGINF, X, T               // s != −Inf (NaN too)
+	VORPS           T, LIVE, LIVE
+	VPADDD          ONEI, JV, JV
+	ADDQ            RS4, PT
+	DECQ            J
+	JNZ             fastSoftmaxAVX2_scores
+	VXORPS          T, T, T
+	VBLENDVPS       LIVE, MAX, T, MAX              // rows without a key: max 0, to stay finite
+	VXORPS          SUM, SUM, SUM
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastSoftmaxAVX2_exp:
+	VMOVUPS         (PT), X
+	VSUBPS          MAX, X, X                      // x = s − max: ≤ 0, −Inf or NaN
+	VMAXPS          X, MINX, R                     // max(x, −86); a NaN x stays
+	VMULPS          fastExpTab<>+0(SB), R, NN
+	VROUNDPS        $0, NN, NN                     // n = x·log2 e to nearest, in −125..0
+	VFMADD231PS     fastExpTab<>+32(SB), NN, R     // r = x − n·ln2hi (exact)
+	VFMADD231PS     fastExpTab<>+64(SB), NN, R     // r −= n·ln2lo
+	VBROADCASTSS    fastExpTab<>+96(SB), P
+	VFMADD213PS     fastExpTab<>+128(SB), R, P     // p = p·r + C1
+	VFMADD213PS     fastExpTab<>+160(SB), R, P     // p = p·r + C2
+	VFMADD213PS     fastExpTab<>+192(SB), R, P     // p = p·r + C3
+	VFMADD213PS     fastExpTab<>+224(SB), R, P     // p = p·r + C4
+	VFMADD213PS     fastExpTab<>+256(SB), R, P     // p = p·r + C5
+	VMULPS          R, R, T                        // r²
+	VFMADD213PS     R, T, P                        // p·r² + r
+	VADDPS          ONE, P, P                      // e^r
+	VCVTPS2DQ       NN, NN                         // n, exact
+	VPADDD          fastExpTab<>+352(SB), NN, NN
+	VPSLLD          $23, NN, NN                    // 2^n, normal
+	VMULPS          NN, P, P                       // e^x
+	VCMPPS          $0x11, MINX, X, T              // x < −86 (LT_OQ: not NaN)
+	VANDNPS         P, T, P                        // there 0
+	VMOVUPS         P, (PT)
+	VADDPS          P, SUM, SUM                    // sum += e, in key order
+	ADDQ            RS4, PT
+	DECQ            J
+	JNZ             fastSoftmaxAVX2_exp
+
+	VDIVPS          SUM, ONE, SUM                  // 1/sum
+	VPXOR           JV, JV, JV
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
+fastSoftmaxAVX2_div:
+	VMULPS          (PT), SUM, X                   // e·(1/sum)
+	VPCMPGTD        JV, LIMV, M
+	VANDPS          LIVE, M, M
+	VANDPS          M, X, X                        // 0 past lim[r] and in rows without a key
+	VMOVUPS         X, (PT)
+	VPADDD          ONEI, JV, JV
+	ADDQ            RS4, PT
+	DECQ            J
+	JNZ             fastSoftmaxAVX2_div
+	ADDQ            $32, G
+	CMPQ            G, RS4
+	JB              fastSoftmaxAVX2_group
+
+fastSoftmaxAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef X
+#undef R
+#undef NN
+#undef P
+#undef T
+#undef SCALE
+#undef NEGINF
+#undef SUM
+#undef ONEI
+#undef JV
+#undef MAX
+#undef LIMV
+#undef LIVE
+#undef MINX
+#undef M
+#undef ONE
+#undef ST
+#undef RS4
+#undef LIM
+#undef N
+#undef G
+#undef PT
+#undef J
 

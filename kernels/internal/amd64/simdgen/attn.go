@@ -1,6 +1,9 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"log"
+)
 
 // The AVX2 attention kernels of package sdpa (attn_avx2_amd64.s): binary16
 // widening, Exact mode's scores and weighted sum, Fast mode's
@@ -55,9 +58,14 @@ func attnFile(g *gen) {
 //	ExactWeighted[F16]AVX2    exactWeighted[F16]Generic lane c is output
 //	                                                 column c; a zero weight
 //	                                                 skips the key
+//	FastScores[F16]AVX2       exactScores[F16]Generic !!! ExactScores fused
+//	FastWeighted[F16]AVX2     exactWeighted[F16]Generic !!! ExactWeighted
+//	                                                 fused
 //	DotRows[F16]AVX2          dotRowsGeneric         !!! reassociated, fused
 //
-// The Exact routines never fuse: every product is a VMULPS and every sum a
+// The Fast routines are their Exact forms with each product and sum one
+// VFMADD231PS (Fast mode's prefill tiles; within the fused rounding of the
+// twin, not its bits). The Exact routines never fuse: every product is a VMULPS and every sum a
 // separate VADDPS, with the operands in the twin's order, so each lane
 // rounds as the scalar code does. A binary16 form is its float32 form with
 // VCVTPH2PS (exact) where the float32 form loads, so it returns the
@@ -71,15 +79,20 @@ func attnFile(g *gen) {
 	g.data("attnAVX2Tab", []uint32{0x7fff, 0x7c00, 0x7e00, 0x00400000})
 	widenAVX2(g)
 	for _, e := range []elem{elemF32, elemF16} {
-		scoresAVX2(g, e)
+		for _, fused := range []bool{false, true} {
+			scoresAVX2(g, e, fused)
+		}
 		scoresRowAVX2(g, e)
-		weightedAVX2(g, e)
+		for _, fused := range []bool{false, true} {
+			weightedAVX2(g, e, fused)
+		}
 		dotRowsAVX2(g, e)
 	}
 	expTab(g)
 	exactExpAVX2(g)
 	exactSoftmaxAVX2(g)
 	exactDivAVX2(g)
+	fastSoftmaxAVX2(g)
 }
 
 // widenAVX2: WidenF16AVX2(dst *float32, src *uint16, n int), n a multiple
@@ -130,12 +143,15 @@ back. Twin: kernels.widenF16Generic.`)
 // (then one): one accumulator per key and group over d, a qt load per
 // group and a broadcast key value per key, each used twice. Eight
 // accumulators hide the latency of VADDPS (the one-group pass has four).
-func scoresAVX2(g *gen, e elem) {
-	name := "ExactScores" + e.suffix + "AVX2"
+func scoresAVX2(g *gen, e elem, fused bool) {
+	name, how, twin := "ExactScores"+e.suffix+"AVX2", "(VMULPS then VADDPS)", "kernels.exactScores"+e.suffix+"Generic"
+	if fused {
+		name, how, twin = "FastScores"+e.suffix+"AVX2", "fused (VFMADD231PS)", "the same within the fused rounding"
+	}
 	g.text(name, "$0-56", fmt.Sprintf("(st, qt *float32, rs int, k %s, ldk, hd, n int)", e.goType), `
 st[j·rs + r] = Σ_d qt[d·rs + r]·k[j·ldk + d] for j < n, r < rs, d < hd,
-summed over d in order from +0 (VMULPS then VADDPS). rs is a multiple of 8,
-hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
+summed over d in order from +0 `+how+`. rs is a multiple of 8,
+hd ≥ 1, n ≥ 1. Twin: `+twin+`.`)
 	g.named(
 		reg{"ACC0", 0, "key j's scores of lane group 0"}, reg{"ACC1", 1, "key j+1"},
 		reg{"ACC2", 2, "key j+2"}, reg{"ACC3", 3, "key j+3"},
@@ -213,6 +229,10 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 			}
 			for a := range keys {
 				for gr := range groups {
+					if fused {
+						g.i("VFMADD231PS", fmt.Sprintf("Q%d, B%d, ACC%d", gr, a, 4*gr+a))
+						continue
+					}
 					g.i("VMULPS", fmt.Sprintf("Q%d, B%d, T%d", gr, a, gr))
 					g.i("VADDPS", fmt.Sprintf("T%d, ACC%d, ACC%d", gr, 4*gr+a, 4*gr+a))
 				}
@@ -255,62 +275,71 @@ hd ≥ 1, n ≥ 1. Twin: kernels.exactScores`+e.suffix+`Generic.`)
 }
 
 // weightedAVX2: ExactWeighted[F16]AVX2(o *float32, rows, hd int, pt
-// *float32, rs int, v *T, ldv, n int): row by row, column chunks of 64
-// (eight ymm accumulators held over every key) while they last, then of 8;
-// per key and chunk a test of the weight's bits that skips a ±0 weight (a
-// branch: past the rows' limits the weights are 0 together), and
-// otherwise the weight broadcast and per ymm a V load, a multiply and an
-// add.
-func weightedAVX2(g *gen, e elem) {
-	name := "ExactWeighted" + e.suffix + "AVX2"
+// *float32, rs int, v *T, ldv, n int): blocks of four rows first, each in
+// column chunks of 16 (eight ymm accumulators, two per row, held over
+// every key) then of 8, so that a V row is loaded once for four rows:
+// per key the four weights are tested for ±0 together (one branch; past
+// the rows' limits they are 0 together and the key is skipped, a block
+// with only some of them 0 takes an out-of-line path that skips those
+// rows), otherwise per ymm of V a load and per row a broadcast weight, a
+// multiply and an add. The rows left over go one at a time, in column
+// chunks of 64 (eight accumulators) then of 8, per key a test of the
+// weight's bits (a branch) that skips a ±0 weight.
+func weightedAVX2(g *gen, e elem, fused bool) {
+	name, how, twin := "ExactWeighted"+e.suffix+"AVX2", "products and sums separately rounded", "kernels.exactWeighted"+e.suffix+"Generic"
+	if fused {
+		name, how, twin = "FastWeighted"+e.suffix+"AVX2", "each product and sum fused (VFMADD231PS)", "the same within the fused rounding"
+	}
 	g.text(name, "$0-72", fmt.Sprintf("(o *float32, rows, hd int, pt *float32, rs int, v %s, ldv, n, pf int)", e.goType), `
 o[r·hd + c] += pt[j·rs + r]·v[j·ldv + c] for r < rows, c < hd and j < n in
 order, skipping a key whose weight is 0 (a NaN weight is not skipped),
-products and sums separately rounded. hd is a multiple of 8, rows ≥ 1,
-n ≥ 1. With pf ≠ 0 the 64-column loop prefetches V 8 KiB ahead (V that
-streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.`)
+`+how+`. hd is a multiple of 8, rows ≥ 1,
+n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
+(V that streams from beyond the caches). Twin: `+twin+`.`)
 	g.named(
-		reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..]"}, reg{"ACC2", 2, "sums"},
-		reg{"ACC3", 3, "sums"}, reg{"ACC4", 4, "sums"}, reg{"ACC5", 5, "sums"},
-		reg{"ACC6", 6, "sums"}, reg{"ACC7", 7, "sums"},
+		reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..] (blocks: o[r, c+8..c+15])"},
+		reg{"ACC2", 2, "sums (blocks: row r+1)"}, reg{"ACC3", 3, "sums"},
+		reg{"ACC4", 4, "sums (blocks: row r+2)"}, reg{"ACC5", 5, "sums"},
+		reg{"ACC6", 6, "sums (blocks: row r+3)"}, reg{"ACC7", 7, "sums"},
 		reg{"P", 8, "the weight, broadcast"},
 		reg{"T0", 9, "v·p"}, reg{"T1", 10, "v·p"},
+		reg{"V0", 11, "v[j, c..c+7] (blocks)"}, reg{"V1", 12, "v[j, c+8..c+15] (blocks)"},
+		reg{"W", 13, "a block's four weights, then which are ±0"}, reg{"ZERO", 14, "+0"},
 	)
-	g.p("#define O DI    // o")
-	g.p("#define ROWS BX")
+	g.p("#define OB DI   // o's row r")
+	g.p("#define ROWS BX // rows left")
 	g.p("#define HD4 R8  // hd·4")
-	g.p("#define PT SI   // pt")
+	g.p("#define PB SI   // pt[r]")
 	g.p("#define RS4 R9  // rs·4")
 	g.p("#define V R10   // v")
 	g.p("#define LDV R11 // ldv in bytes")
 	g.p("#define N R12")
-	g.p("#define R R13   // row")
+	g.p("#define M R13   // a block's ±0 weights as bits; o's row r+3")
 	g.p("#define C R14   // column byte offset in o")
 	g.p("#define OP R15  // o[r, c]")
 	g.p("#define PP AX   // pt[j, r]")
 	g.p("#define VP CX   // v[j, c]")
 	g.p("#define J DX    // keys left")
-	g.defs = append(g.defs, "O", "ROWS", "HD4", "PT", "RS4", "V", "LDV", "N", "R", "C", "OP", "PP", "VP", "J")
+	g.defs = append(g.defs, "OB", "ROWS", "HD4", "PB", "RS4", "V", "LDV", "N", "M", "C", "OP", "PP", "VP", "J")
 	g.blank()
-	g.i("MOVQ", "o+0(FP), O")
+	g.i("MOVQ", "o+0(FP), OB")
 	g.i("MOVQ", "rows+8(FP), ROWS")
 	g.i("MOVQ", "hd+16(FP), HD4")
 	g.i("SHLQ", "$2, HD4")
-	g.i("MOVQ", "pt+24(FP), PT")
+	g.i("MOVQ", "pt+24(FP), PB")
 	g.i("MOVQ", "rs+32(FP), RS4")
 	g.i("SHLQ", "$2, RS4")
 	g.i("MOVQ", "v+40(FP), V")
 	g.i("MOVQ", "ldv+48(FP), LDV")
 	g.i("SHLQ", fmt.Sprintf("$%d, LDV", map[int]int{4: 2, 2: 1}[e.size]))
 	g.i("MOVQ", "n+56(FP), N")
-	g.i("XORQ", "R, R")
+	g.i("VXORPS", "ZERO, ZERO, ZERO")
 	g.blank()
+	weightedBlocksAVX2(g, e, fused)
 	g.label("row")
-	g.i("CMPQ", "R, ROWS")
-	g.jmp("JAE", "ret")
-	g.i("MOVQ", "R, OP")
-	g.i("IMULQ", "HD4, OP")
-	g.i("ADDQ", "O, OP")
+	g.i("TESTQ", "ROWS, ROWS")
+	g.jmp("JZ", "ret")
+	g.i("MOVQ", "OB, OP")
 	g.i("XORQ", "C, C")
 	g.blank()
 	for _, accs := range []int{8, 1} {
@@ -327,7 +356,7 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 		for a := range accs {
 			g.i("VMOVUPS", fmt.Sprintf("%d(OP), ACC%d", 32*a, a))
 		}
-		g.i("LEAQ", "(PT)(R*4), PP")
+		g.i("MOVQ", "PB, PP")
 		g.i("MOVQ", "C, VP")
 		if e.size == 2 {
 			g.ic("SHRQ", "$1, VP", "column offset in binary16 values")
@@ -353,6 +382,10 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 			for a := range accs {
 				t := fmt.Sprint("T", a%2)
 				e.load8(g, fmt.Sprintf("%d(VP)", 8*e.size*a), t)
+				if fused {
+					g.i("VFMADD231PS", fmt.Sprintf("P, %s, ACC%d", t, a))
+					continue
+				}
 				g.i("VMULPS", "P, "+t+", "+t)
 				g.i("VADDPS", fmt.Sprintf("%s, ACC%d, ACC%d", t, a, a))
 			}
@@ -378,10 +411,154 @@ streams from beyond the caches). Twin: kernels.exactWeighted`+e.suffix+`Generic.
 		g.blank()
 	}
 	g.label("next")
-	g.i("INCQ", "R")
+	g.i("ADDQ", "HD4, OB")
+	g.i("ADDQ", "$4, PB")
+	g.i("DECQ", "ROWS")
 	g.jmp("JMP", "row")
 	g.blank()
 	g.end()
+}
+
+// weightedBlocksAVX2 writes ExactWeighted[F16]AVX2's loop over blocks of
+// four rows (see weightedAVX2); it falls through to the one-row loop with
+// fewer than four rows left. Row i of a block has the accumulators ACC2i
+// (and ACC2i+1 in the 16-column chunks). The keys go four at a time while
+// none of their sixteen weights is ±0 (one test for the four), else one
+// at a time with a test of the key's four weights.
+func weightedBlocksAVX2(g *gen, e elem, fused bool) {
+	orow := []string{"(OP)", "(OP)(HD4*1)", "(OP)(HD4*2)", "(M)"}
+	g.label("blk")
+	g.i("CMPQ", "ROWS, $4")
+	g.jmp("JB", "row")
+	g.i("XORQ", "C, C")
+	for _, cols := range []int{2, 1} {
+		tag := fmt.Sprint("b", 8*cols)
+		g.label(tag)
+		g.i("MOVQ", "HD4, J")
+		g.i("SUBQ", "C, J")
+		g.i("CMPQ", fmt.Sprintf("J, $%d", 32*cols))
+		if cols == 2 {
+			g.jmp("JB", "b8")
+		} else {
+			g.jmp("JB", "blk_next")
+		}
+		g.i("LEAQ", "(OB)(C*1), OP")
+		g.i("LEAQ", "(OP)(HD4*2), M")
+		g.ic("ADDQ", "HD4, M", "o's row r+3")
+		for r := range 4 {
+			for c := range cols {
+				g.i("VMOVUPS", fmt.Sprintf("%d%s, ACC%d", 32*c, orow[r], 2*r+c))
+			}
+		}
+		g.i("MOVQ", "PB, PP")
+		g.i("MOVQ", "C, VP")
+		if e.size == 2 {
+			g.ic("SHRQ", "$1, VP", "column offset in binary16 values")
+		}
+		g.i("ADDQ", "V, VP")
+		g.i("MOVQ", "N, J")
+		// key writes the products and sums of the key whose weights are at
+		// pp and V row at vp, for the rows whose bit of M is clear when
+		// masked (V in V0, V1).
+		key := func(pp, vp string, masked bool, skip string) {
+			for c := range cols {
+				e.load8(g, fmt.Sprintf("%d%s", 8*e.size*c, vp), fmt.Sprint("V", c))
+			}
+			for r := range 4 {
+				if masked {
+					g.i("BTL", fmt.Sprintf("$%d, M", r))
+					g.jmp("JCS", fmt.Sprintf("%s%d", skip, r))
+				}
+				g.i("VBROADCASTSS", fmt.Sprintf("%d%s, P", 4*r, pp))
+				for c := range cols {
+					if fused {
+						g.i("VFMADD231PS", fmt.Sprintf("V%d, P, ACC%d", c, 2*r+c))
+						continue
+					}
+					t := fmt.Sprint("T", c)
+					g.i("VMULPS", fmt.Sprintf("V%d, P, %s", c, t))
+					g.i("VADDPS", fmt.Sprintf("%s, ACC%d, ACC%d", t, 2*r+c, 2*r+c))
+				}
+				if masked {
+					g.label(fmt.Sprintf("%s%d", skip, r))
+				}
+			}
+		}
+		w, w2 := g.x("W"), g.x("V0")
+		yw, yw2 := g.y("W"), g.y("V0")
+		{
+			k4, k1 := tag+"_keys", tag+"_key"
+			g.blank()
+			g.i("PCALIGN", "$32")
+			g.label(k4)
+			if cols == 2 { // (the 8-column tail goes one key at a time)
+				g.i("CMPQ", "J, $4")
+				g.jmp("JB", k1+"_tail")
+				g.ic("VMOVUPS", "(PP), "+w, "the sixteen weights of keys j..j+3")
+				g.i("VINSERTF128", "$1, (PP)(RS4*1), "+yw+", "+yw)
+				g.i("LEAQ", "(PP)(RS4*2), M")
+				g.i("VMOVUPS", "(M), "+w2)
+				g.i("VINSERTF128", "$1, (M)(RS4*1), "+yw2+", "+yw2)
+				g.ic("VPSLLD", "$1, "+yw+", "+yw, "without the signs")
+				g.i("VPSLLD", "$1, "+yw2+", "+yw2)
+				g.ic("VPMINUD", yw2+", "+yw+", "+yw, "0 where either is ±0")
+				g.i("VPCMPEQD", g.y("ZERO")+", "+yw+", "+yw)
+				g.i("VPTEST", yw+", "+yw)
+				g.ic("JNZ", g.l(k1), "some weight is ±0: one key at a time")
+				key("(PP)", "(VP)", false, "")
+				key("(PP)(RS4*1)", "(VP)(LDV*1)", false, "")
+				g.i("LEAQ", "(PP)(RS4*2), PP")
+				g.i("LEAQ", "(VP)(LDV*2), VP")
+				key("(PP)", "(VP)", false, "")
+				key("(PP)(RS4*1)", "(VP)(LDV*1)", false, "")
+				g.i("LEAQ", "(PP)(RS4*2), PP")
+				g.i("LEAQ", "(VP)(LDV*2), VP")
+				g.i("SUBQ", "$4, J")
+				g.jmp("JMP", k4)
+				g.blank()
+			}
+			g.label(k1 + "_tail")
+			g.i("TESTQ", "J, J")
+			g.jmp("JZ", tag+"_store")
+			g.label(k1)
+			g.ic("VMOVUPS", "(PP), "+w, "the four rows' weights of key j")
+			g.ic("VPSLLD", "$1, "+w+", "+w, "without the sign")
+			g.ic("VPCMPEQD", g.x("ZERO")+", "+w+", "+w, "±0")
+			g.i("VMOVMSKPS", w+", M")
+			g.i("TESTL", "M, M")
+			g.ic("JNZ", g.l(k1+"_some"), "some weight is ±0")
+			key("(PP)", "(VP)", false, "")
+			g.label(k1 + "_skip")
+			g.i("ADDQ", "RS4, PP")
+			g.i("ADDQ", "LDV, VP")
+			g.i("DECQ", "J")
+			g.jmp("JMP", k4)
+			g.blank()
+			g.label(k1 + "_some")
+			g.i("CMPL", "M, $15")
+			g.ic("JEQ", g.l(k1+"_skip"), "all four: skip the key")
+			key("(PP)", "(VP)", true, k1+"_row")
+			g.jmp("JMP", k1+"_skip")
+		}
+		g.blank()
+		g.label(tag + "_store")
+		g.i("LEAQ", "(OP)(HD4*2), M")
+		g.i("ADDQ", "HD4, M")
+		for r := range 4 {
+			for c := range cols {
+				g.i("VMOVUPS", fmt.Sprintf("ACC%d, %d%s", 2*r+c, 32*c, orow[r]))
+			}
+		}
+		g.i("ADDQ", fmt.Sprintf("$%d, C", 32*cols))
+		g.jmp("JMP", tag)
+		g.blank()
+	}
+	g.label("blk_next")
+	g.i("LEAQ", "(OB)(HD4*4), OB")
+	g.i("ADDQ", "$16, PB")
+	g.i("SUBQ", "$4, ROWS")
+	g.jmp("JMP", "blk")
+	g.blank()
 }
 
 // dotRowsAVX2: DotRows[F16]AVX2(dst, q *float32, hd int, k *T, ldk, n int):
@@ -680,18 +857,8 @@ multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.`)
 	g.i("VMOVAPS", "Y6, Y14")
 	g.i("LEAQ", "(DI)(R10*1), R11")
 	g.i("MOVQ", "R9, R12")
-	g.label("scores")
-	g.ic("VMULPS", "(R11), Y5, Y0", "s·scale")
-	g.ic("VPCMPGTD", "Y8, Y9, Y11", "j < lim[r]")
-	g.ic("VBLENDVPS", "Y11, Y0, Y6, Y0", "else −Inf")
-	g.i("VMOVUPS", "Y0, (R11)")
-	g.ic("VMAXPS", "Y14, Y0, Y14", "s > max ? s : max")
-	g.ic("VCMPPS", "$4, Y6, Y0, Y1", "s != −Inf (NaN too)")
-	g.i("VORPS", "Y1, Y10, Y10")
-	g.i("VPADDD", "Y7, Y8, Y8")
-	g.i("ADDQ", "R8, R11")
-	g.i("DECQ", "R12")
-	g.jmp("JNZ", "scores")
+	softmaxScores(g, softmaxRegs{x: "Y0", scale: "Y5", negInf: "Y6", max: "Y14", m: "Y11", t: "Y1",
+		live: "Y10", jv: "Y8", limv: "Y9", onei: "Y7", pt: "R11", rs4: "R8", j: "R12"})
 	g.i("VXORPS", "Y12, Y12, Y12")
 	g.ic("VBLENDVPS", "Y10, Y14, Y12, Y14", "rows without a key: max 0, to stay finite")
 	g.ic("VMOVUPS", "Y10, live-32(SP)", "kept through the exponential pass")
@@ -860,4 +1027,168 @@ multiple of 8 (VDIVPS: IEEE division). Twin: kernels.exactDivGeneric.`)
 	g.jmp("JNZ", "loop")
 	g.blank()
 	g.end()
+}
+
+// fastExpRows are the float32 constants of FastSoftmaxAVX2's exponential,
+// each a 32-byte row of eight copies (a ymm memory operand): e^x = 2^n·e^r with n = round(x·
+// log2 e) and r = x − n·ln2 in two parts (Cody and Waite), e^r ≈ 1 + r +
+// r²·P(r) with Cephes expf's degree-5 P, every step one fused
+// multiply-add. Below MINX (e^−86 ≈ 4e−38, where 2^n stays normal) the
+// result is 0.
+var fastExpRows = []struct {
+	name string
+	bits uint32
+}{
+	{"LOG2E", 0x3fb8aa3b}, {"NLN2HI", 0xbf318000}, {"NLN2LO", 0x395e8083}, // log2 e, −0.693359375, +2.12194440e−4
+	{"C0", 0x39506967}, {"C1", 0x3ab743ce}, {"C2", 0x3c088908}, // P(r), highest degree first
+	{"C3", 0x3d2aa9c1}, {"C4", 0x3e2aaaaa}, {"C5", 0x3f000000},
+	{"ONE", 0x3f800000}, {"MINX", 0xc2ac0000}, {"BIAS", 127}, {"NEGINF", 0xff800000}, {"ONEI", 1},
+}
+
+func fastExpRow(name string) string {
+	for i, r := range fastExpRows {
+		if r.name == name {
+			return fmt.Sprintf("fastExpTab<>+%d(SB)", 32*i)
+		}
+	}
+	log.Fatalf("no fastExpTab row %s", name)
+	return ""
+}
+
+// fastSoftmaxAVX2: FastSoftmaxAVX2(st *float32, rs int, lim *int32, scale
+// float32, n int), SoftmaxCols with its own exponential (fastExpRows) and
+// a multiplication by 1/sum for the division: per lane group of 8 rows,
+// pass 1 scales, masks and takes the max (as SoftmaxColsAVX2), pass 2 the
+// exponentials and their sum in key order, pass 3 the weights.
+func fastSoftmaxAVX2(g *gen) {
+	var words []uint32
+	for _, r := range fastExpRows {
+		for range 8 {
+			words = append(words, r.bits)
+		}
+	}
+	g.data("fastExpTab", words)
+	g.text("FastSoftmaxAVX2", "$0-40", "(st *float32, rs int, lim *int32, scale float32, n int)", `
+SoftmaxCols on 8 lanes (rows) at a time with a fused exponential: s =
+st·scale for j < lim[r], else −Inf; max (strict >); e = exp(s − max)
+(within a few ulp of Exp32; 0 below e^−86) and the sum in key order;
+e·(1/sum), or 0 for j ≥ lim[r] and in rows whose every s is −Inf. A NaN
+score gives its row NaN weights. rs is a multiple of 8, n ≥ 1. Twin:
+kernels.softmaxColsGeneric, within Fast's tolerance.`)
+	g.named(
+		reg{"X", 0, "s, then x = s − max"}, reg{"R", 1, "r"}, reg{"NN", 2, "n, then 2^n"},
+		reg{"P", 3, "the polynomial, then e"}, reg{"T", 4, "scratch"},
+		reg{"SCALE", 5, "scale"}, reg{"NEGINF", 6, "−Inf"}, reg{"SUM", 7, "the sum, then 1/sum"},
+		reg{"ONEI", 8, "int32 1"}, reg{"JV", 9, "int32 j"}, reg{"MAX", 10, "the rows' max"},
+		reg{"LIMV", 11, "int32 lim[r]"}, reg{"LIVE", 12, "rows with a key that is not −Inf"},
+		reg{"MINX", 13, "−86"}, reg{"M", 14, "j < lim[r]"}, reg{"ONE", 15, "1"},
+	)
+	g.p("#define ST DI   // st")
+	g.p("#define RS4 R8 // rs·4")
+	g.p("#define LIM SI // lim")
+	g.p("#define N CX")
+	g.p("#define G R9   // lane group byte offset")
+	g.p("#define PT R10 // st[j, group]")
+	g.p("#define J R11  // keys left")
+	g.defs = append(g.defs, "ST", "RS4", "LIM", "N", "G", "PT", "J")
+	g.blank()
+	g.i("MOVQ", "st+0(FP), ST")
+	g.i("MOVQ", "rs+8(FP), RS4")
+	g.i("SHLQ", "$2, RS4")
+	g.i("MOVQ", "lim+16(FP), LIM")
+	g.i("VBROADCASTSS", "scale+24(FP), SCALE")
+	g.i("MOVQ", "n+32(FP), N")
+	g.i("TESTQ", "N, N")
+	g.jmp("JZ", "ret")
+	for _, c := range []struct{ reg, row string }{{"NEGINF", "NEGINF"}, {"ONEI", "ONEI"}, {"MINX", "MINX"}, {"ONE", "ONE"}} {
+		g.i("VBROADCASTSS", fastExpRow(c.row)+", "+c.reg)
+	}
+	g.i("XORQ", "G, G")
+	g.blank()
+	g.label("group")
+	g.i("VMOVDQU", "(LIM)(G*1), LIMV")
+	g.i("VPXOR", "JV, JV, JV")
+	g.i("VMOVAPS", "NEGINF, MAX")
+	g.i("VXORPS", "LIVE, LIVE, LIVE")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
+	softmaxScores(g, softmaxRegs{x: "X", scale: "SCALE", negInf: "NEGINF", max: "MAX", m: "M", t: "T",
+		live: "LIVE", jv: "JV", limv: "LIMV", onei: "ONEI", pt: "PT", rs4: "RS4", j: "J"})
+	g.i("VXORPS", "T, T, T")
+	g.ic("VBLENDVPS", "LIVE, MAX, T, MAX", "rows without a key: max 0, to stay finite")
+	g.i("VXORPS", "SUM, SUM, SUM")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("exp")
+	g.i("VMOVUPS", "(PT), X")
+	g.ic("VSUBPS", "MAX, X, X", "x = s − max: ≤ 0, −Inf or NaN")
+	g.ic("VMAXPS", "X, MINX, R", "max(x, −86); a NaN x stays")
+	g.i("VMULPS", fastExpRow("LOG2E")+", R, NN")
+	g.ic("VROUNDPS", "$0, NN, NN", "n = x·log2 e to nearest, in −125..0")
+	g.ic("VFMADD231PS", fastExpRow("NLN2HI")+", NN, R", "r = x − n·ln2hi (exact)")
+	g.ic("VFMADD231PS", fastExpRow("NLN2LO")+", NN, R", "r −= n·ln2lo")
+	g.i("VBROADCASTSS", fastExpRow("C0")+", P")
+	for _, c := range []string{"C1", "C2", "C3", "C4", "C5"} {
+		g.ic("VFMADD213PS", fastExpRow(c)+", R, P", "p = p·r + "+c)
+	}
+	g.ic("VMULPS", "R, R, T", "r²")
+	g.ic("VFMADD213PS", "R, T, P", "p·r² + r")
+	g.ic("VADDPS", "ONE, P, P", "e^r")
+	g.ic("VCVTPS2DQ", "NN, NN", "n, exact")
+	g.i("VPADDD", fastExpRow("BIAS")+", NN, NN")
+	g.ic("VPSLLD", "$23, NN, NN", "2^n, normal")
+	g.ic("VMULPS", "NN, P, P", "e^x")
+	g.ic("VCMPPS", "$0x11, MINX, X, T", "x < −86 (LT_OQ: not NaN)")
+	g.ic("VANDNPS", "P, T, P", "there 0")
+	g.i("VMOVUPS", "P, (PT)")
+	g.ic("VADDPS", "P, SUM, SUM", "sum += e, in key order")
+	g.i("ADDQ", "RS4, PT")
+	g.i("DECQ", "J")
+	g.jmp("JNZ", "exp")
+	g.blank()
+	g.ic("VDIVPS", "SUM, ONE, SUM", "1/sum")
+	g.i("VPXOR", "JV, JV, JV")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
+	g.label("div")
+	g.ic("VMULPS", "(PT), SUM, X", "e·(1/sum)")
+	g.i("VPCMPGTD", "JV, LIMV, M")
+	g.i("VANDPS", "LIVE, M, M")
+	g.ic("VANDPS", "M, X, X", "0 past lim[r] and in rows without a key")
+	g.i("VMOVUPS", "X, (PT)")
+	g.i("VPADDD", "ONEI, JV, JV")
+	g.i("ADDQ", "RS4, PT")
+	g.i("DECQ", "J")
+	g.jmp("JNZ", "div")
+	g.i("ADDQ", "$32, G")
+	g.i("CMPQ", "G, RS4")
+	g.jmp("JB", "group")
+	g.blank()
+	g.end()
+}
+
+// softmaxRegs names the registers of softmaxScores.
+type softmaxRegs struct {
+	x, scale, negInf, max, m, t, live, jv, limv, onei string // vector registers
+	pt, rs4, j                                        string // st[j, group], rs·4, keys left
+}
+
+// softmaxScores writes pass 1 of ExactSoftmaxAVX2 and FastSoftmaxAVX2 over
+// one lane group: per key s = st·scale where j < lim[r], else −Inf,
+// stored back; max (strict >) and the rows with a key that is not −Inf.
+func softmaxScores(g *gen, r softmaxRegs) {
+	g.label("scores")
+	g.ic("VMULPS", fmt.Sprintf("(%s), %s, %s", r.pt, r.scale, r.x), "s·scale")
+	g.ic("VPCMPGTD", fmt.Sprintf("%s, %s, %s", r.jv, r.limv, r.m), "j < lim[r]")
+	g.ic("VBLENDVPS", fmt.Sprintf("%s, %s, %s, %s", r.m, r.x, r.negInf, r.x), "else −Inf")
+	g.i("VMOVUPS", fmt.Sprintf("%s, (%s)", r.x, r.pt))
+	g.ic("VMAXPS", fmt.Sprintf("%s, %s, %s", r.max, r.x, r.max), "s > max ? s : max")
+	g.ic("VCMPPS", fmt.Sprintf("$4, %s, %s, %s", r.negInf, r.x, r.t), "s != −Inf (NaN too)")
+	g.i("VORPS", fmt.Sprintf("%s, %s, %s", r.t, r.live, r.live))
+	g.i("VPADDD", fmt.Sprintf("%s, %s, %s", r.onei, r.jv, r.jv))
+	g.i("ADDQ", r.rs4+", "+r.pt)
+	g.i("DECQ", r.j)
+	g.jmp("JNZ", "scores")
 }
