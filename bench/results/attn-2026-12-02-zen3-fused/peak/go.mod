@@ -1,0 +1,2 @@
+module peak
+go 1.24
