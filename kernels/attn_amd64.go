@@ -242,24 +242,6 @@ func exactScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
 	amd64.ExactScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
 }
 
-func exactWeightedAVX2(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
-	if hd%8 != 0 || rows == 0 || n == 0 {
-		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
-		return
-	}
-	amd64.ExactWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
-}
-
-func exactWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
-	if hd%8 != 0 || rows == 0 || n == 0 {
-		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
-		return
-	}
-	amd64.ExactWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
-}
-
 func dotRowsAVX2(dst, q, k []float32, ldk int) {
 	checkDotRows(dst, q, len(k), ldk)
 	if len(q)%8 != 0 || len(q) == 0 || len(dst) == 0 {
@@ -332,6 +314,37 @@ func softmaxColsAVX2(st []float32, lim []int32, scale float32) {
 	amd64.SoftmaxColsAVX2(&st[0], len(lim), &lim[0], scale, n)
 }
 
+// The AVX2 weighted sums, Exact's and Fast's (the same adapter around
+// either kernel): hd a multiple of 8, else the generic twin.
+var (
+	exactWeightedAVX2    = weightedAVX2(amd64.ExactWeightedAVX2)
+	exactWeightedF16AVX2 = weightedF16AVX2(amd64.ExactWeightedF16AVX2)
+	fastWeightedAVX2     = weightedAVX2(amd64.FastWeightedAVX2)
+	fastWeightedF16AVX2  = weightedF16AVX2(amd64.FastWeightedF16AVX2)
+)
+
+func weightedAVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	return func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+		rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+		if hd%8 != 0 || rows == 0 || n == 0 {
+			exactWeightedGeneric(o, hd, pt, rs, v, ldv)
+			return
+		}
+		kernel(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
+	}
+}
+
+func weightedF16AVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	return func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+		rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+		if hd%8 != 0 || rows == 0 || n == 0 {
+			exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
+			return
+		}
+		kernel(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
+	}
+}
+
 // The Fast tile kernels of avx2: ExactScores and ExactWeighted with fused
 // multiply-adds, SoftmaxCols with a fused exponential; the shapes they do
 // not take go to the unfused kernels, which Fast's tolerance covers as
@@ -362,22 +375,4 @@ func fastScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
 		return
 	}
 	amd64.FastScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
-}
-
-func fastWeightedAVX2(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
-	if hd%8 != 0 || rows == 0 || n == 0 {
-		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
-		return
-	}
-	amd64.FastWeightedAVX2(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
-}
-
-func fastWeightedF16AVX2(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
-	if hd%8 != 0 || rows == 0 || n == 0 {
-		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
-		return
-	}
-	amd64.FastWeightedF16AVX2(&o[0], rows, hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
 }

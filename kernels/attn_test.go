@@ -311,8 +311,13 @@ func TestFastTileVariants(t *testing.T) {
 						pt := attnVec(r, n*rs, 1, false)
 						zeros := []int{4, 64, 0}[r.IntN(3)]
 						for i := range pt {
-							if zeros > 0 && r.IntN(zeros) == 0 {
+							switch {
+							case zeros > 0 && r.IntN(zeros) == 0:
 								pt[i] = [2]float32{0, float32(math.Copysign(0, -1))}[r.IntN(2)]
+							case r.IntN(128) == 0:
+								// Not zero, so not skipped: NaN, and subnormals
+								// (whose exponent bits are all 0).
+								pt[i] = [2]float32{float32(math.NaN()), math.SmallestNonzeroFloat32 * float32(1+r.IntN(1000))}[r.IntN(2)]
 							}
 						}
 						v := attnVec(r, max(0, (n-1)*ldk+hd), 2, false)
