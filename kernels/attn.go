@@ -23,7 +23,7 @@ func widenF16Generic(dst []float32, src []quant.F16) {
 }
 
 func exactScoresGeneric(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScores", st, qt, rs, len(k), ldk)
 	for j := range n {
 		kj := k[j*ldk:][:hd]
 		s := st[j*rs:][:rs]
@@ -58,7 +58,7 @@ func exactDivGeneric(x, d []float32) {
 }
 
 func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeighted", o, hd, pt, rs, len(v), ldv)
 	for r := range rows {
 		or := o[r*hd:][:hd]
 		for j := range n {
@@ -75,17 +75,18 @@ func exactWeightedGeneric(o []float32, hd int, pt []float32, rs int, v []float32
 }
 
 func exactSoftmaxGeneric(st []float32, lim []int32, scale float32) {
-	softmaxColsWith(st, lim, scale, Exp)
+	softmaxColsWith("ExactSoftmax", st, lim, scale, Exp)
 }
 
 func softmaxColsGeneric(st []float32, lim []int32, scale float32) {
-	softmaxColsWith(st, lim, scale, Exp32)
+	softmaxColsWith("SoftmaxCols", st, lim, scale, Exp32)
 }
 
-// softmaxColsWith is ExactSoftmax with exp for the exponential.
-func softmaxColsWith(st []float32, lim []int32, scale float32, exp func(float32) float32) {
+// softmaxColsWith is ExactSoftmax with exp for the exponential, op the
+// name its length errors give.
+func softmaxColsWith(op string, st []float32, lim []int32, scale float32, exp func(float32) float32) {
 	rs := len(lim)
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax(op, st, lim)
 	negInf := float32(math.Inf(-1))
 	for r := range rs {
 		L := int(lim[r])
@@ -130,7 +131,7 @@ func dotRowsGeneric(dst, q, k []float32, ldk int) {
 }
 
 func exactScoresF16Generic(st, qt []float32, rs int, k []quant.F16, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScoresF16", st, qt, rs, len(k), ldk)
 	t := quant.F16Table()
 	for j := range n {
 		kj := k[j*ldk:][:hd]
@@ -146,7 +147,7 @@ func exactScoresF16Generic(st, qt []float32, rs int, k []quant.F16, ldk int) {
 }
 
 func exactWeightedF16Generic(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeightedF16", o, hd, pt, rs, len(v), ldv)
 	t := quant.F16Table()
 	for r := range rows {
 		or := o[r*hd:][:hd]

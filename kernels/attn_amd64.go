@@ -25,7 +25,7 @@ func widenF16AVX512(dst []float32, src []quant.F16) {
 }
 
 func exactScoresAVX512(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScores", st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
 		// One query: one lane per key, sixteen keys at a time.
 		m := n &^ 15
@@ -104,7 +104,7 @@ func exactDivAVX512(x, d []float32) {
 }
 
 func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeighted", o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 {
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
@@ -122,7 +122,7 @@ func dotRowsAVX512(dst, q, k []float32, ldk int) {
 }
 
 func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("ExactSoftmax", st, lim)
 	if len(lim)%16 != 0 || n == 0 {
 		exactSoftmaxGeneric(st, lim, scale)
 		return
@@ -131,7 +131,7 @@ func exactSoftmaxAVX512(st []float32, lim []int32, scale float32) {
 }
 
 func softmaxColsAVX512(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("SoftmaxCols", st, lim)
 	if len(lim)%16 != 0 || n == 0 {
 		softmaxColsGeneric(st, lim, scale)
 		return
@@ -162,7 +162,7 @@ func streams(bytes int) int {
 func f16Ptr(x []quant.F16) *uint16 { return (*uint16)(&x[0]) }
 
 func exactScoresF16AVX512(st, qt []float32, rs int, k []quant.F16, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScoresF16", st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%16 == 0 && hd > 0 && n >= 16 {
 		m := n &^ 15
 		amd64.ExactScoresRowF16AVX512(&st[0], &qt[0], f16Ptr(k), ldk, hd, m)
@@ -175,7 +175,7 @@ func exactScoresF16AVX512(st, qt []float32, rs int, k []quant.F16, ldk int) {
 }
 
 func exactWeightedF16AVX512(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeightedF16", o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 {
 		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
 		return
@@ -208,7 +208,7 @@ func widenF16AVX2(dst []float32, src []quant.F16) {
 }
 
 func exactScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScores", st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 8 {
 		// One query: one lane per key, eight keys at a time.
 		m := n &^ 7
@@ -226,7 +226,7 @@ func exactScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func exactScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScoresF16", st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 8 {
 		m := n &^ 7
 		amd64.ExactScoresRowF16AVX2(&st[0], &qt[0], f16Ptr(k), ldk, hd, m)
@@ -297,7 +297,7 @@ func exactDivAVX2(x, d []float32) {
 }
 
 func exactSoftmaxAVX2(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("ExactSoftmax", st, lim)
 	if len(lim)%8 != 0 || n == 0 {
 		exactSoftmaxGeneric(st, lim, scale)
 		return
@@ -306,7 +306,7 @@ func exactSoftmaxAVX2(st []float32, lim []int32, scale float32) {
 }
 
 func softmaxColsAVX2(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("SoftmaxCols", st, lim)
 	if len(lim)%8 != 0 || n == 0 {
 		softmaxColsGeneric(st, lim, scale)
 		return
@@ -317,15 +317,15 @@ func softmaxColsAVX2(st []float32, lim []int32, scale float32) {
 // The AVX2 weighted sums, Exact's and Fast's (the same adapter around
 // either kernel): hd a multiple of 8, else the generic twin.
 var (
-	exactWeightedAVX2    = weightedAVX2(amd64.ExactWeightedAVX2)
-	exactWeightedF16AVX2 = weightedF16AVX2(amd64.ExactWeightedF16AVX2)
-	fastWeightedAVX2     = weightedAVX2(amd64.FastWeightedAVX2)
-	fastWeightedF16AVX2  = weightedF16AVX2(amd64.FastWeightedF16AVX2)
+	exactWeightedAVX2    = weightedAVX2("ExactWeighted", amd64.ExactWeightedAVX2)
+	exactWeightedF16AVX2 = weightedF16AVX2("ExactWeightedF16", amd64.ExactWeightedF16AVX2)
+	fastWeightedAVX2     = weightedAVX2("FastWeighted", amd64.FastWeightedAVX2)
+	fastWeightedF16AVX2  = weightedF16AVX2("FastWeightedF16", amd64.FastWeightedF16AVX2)
 )
 
-func weightedAVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+func weightedAVX2(op string, kernel func(o *float32, rows, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
 	return func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-		rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+		rows, n := checkWeighted(op, o, hd, pt, rs, len(v), ldv)
 		if hd%8 != 0 || rows == 0 || n == 0 {
 			exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 			return
@@ -334,9 +334,9 @@ func weightedAVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, v *
 	}
 }
 
-func weightedF16AVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+func weightedF16AVX2(op string, kernel func(o *float32, rows, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)) func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
 	return func(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-		rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+		rows, n := checkWeighted(op, o, hd, pt, rs, len(v), ldv)
 		if hd%8 != 0 || rows == 0 || n == 0 {
 			exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
 			return
@@ -351,7 +351,7 @@ func weightedF16AVX2(kernel func(o *float32, rows, hd int, pt *float32, rs int, 
 // well.
 
 func fastSoftmaxAVX2(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("FastSoftmax", st, lim)
 	if len(lim)%8 != 0 || n == 0 {
 		softmaxColsAVX2(st, lim, scale)
 		return
@@ -360,7 +360,7 @@ func fastSoftmaxAVX2(st []float32, lim []int32, scale float32) {
 }
 
 func fastScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("FastScores", st, qt, rs, len(k), ldk)
 	if rs%8 != 0 || n == 0 || hd == 0 {
 		exactScoresAVX2(st, qt, rs, k, ldk)
 		return
@@ -369,7 +369,7 @@ func fastScoresAVX2(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func fastScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("FastScoresF16", st, qt, rs, len(k), ldk)
 	if rs%8 != 0 || n == 0 || hd == 0 {
 		exactScoresF16AVX2(st, qt, rs, k, ldk)
 		return

@@ -26,7 +26,7 @@ func widenF16NEON(dst []float32, src []quant.F16) {
 }
 
 func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScores", st, qt, rs, len(k), ldk)
 	if rs == 1 && hd%4 == 0 && hd > 0 && n >= 4 {
 		// One query: one lane per key, four keys at a time.
 		m := n &^ 3
@@ -44,7 +44,7 @@ func exactScoresNEON(st, qt []float32, rs int, k []float32, ldk int) {
 }
 
 func exactWeightedNEON(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeighted", o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 {
 		exactWeightedGeneric(o, hd, pt, rs, v, ldv)
 		return
@@ -71,7 +71,7 @@ func exactExpNEON(dst, x, m []float32) {
 }
 
 func exactSoftmaxNEON(st []float32, lim []int32, scale float32) {
-	n := checkSoftmax(st, lim)
+	n := checkSoftmax("ExactSoftmax", st, lim)
 	if len(lim)%4 != 0 || n == 0 {
 		exactSoftmaxGeneric(st, lim, scale)
 		return
@@ -143,7 +143,7 @@ func matVecF16NEON(dst []float32, w []quant.F16, x []float32) {
 const f16Chunk = 2048
 
 func exactScoresF16NEON(st, qt []float32, rs int, k []quant.F16, ldk int) {
-	n, hd := checkScores(st, qt, rs, len(k), ldk)
+	n, hd := checkScores("ExactScoresF16", st, qt, rs, len(k), ldk)
 	if (rs%4 != 0 && rs != 1) || hd%4 != 0 || n == 0 || hd == 0 || hd > f16Chunk {
 		exactScoresF16Generic(st, qt, rs, k, ldk)
 		return
@@ -161,7 +161,7 @@ func exactScoresF16NEON(st, qt []float32, rs int, k []quant.F16, ldk int) {
 }
 
 func exactWeightedF16NEON(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
-	rows, n := checkWeighted(o, hd, pt, rs, len(v), ldv)
+	rows, n := checkWeighted("ExactWeightedF16", o, hd, pt, rs, len(v), ldv)
 	if hd%16 != 0 || rows == 0 || n == 0 || hd > f16Chunk {
 		exactWeightedF16Generic(o, hd, pt, rs, v, ldv)
 		return

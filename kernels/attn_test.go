@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/corelane/corelane/quant"
@@ -357,6 +358,125 @@ func TestFastTileVariants(t *testing.T) {
 	}
 }
 
+// TestFastScoresSpecial: FastScores (and FastScoresF16, on the binary16
+// bits of K) against Exact's kernel on inputs where a few query columns and
+// key rows hold one value of every kind float32 has: ±0, ±Inf, NaN, any bit
+// pattern, subnormals and values up to 3e38. ops.go states what Fast keeps
+// there, and that is what is checked, score by score:
+//   - a NaN operand, or an Inf times 0, gives NaN;
+//   - else an Inf times a non-zero value gives ±Inf or NaN, and the Inf of
+//     the infinite products' sign when they have one sign and the finite
+//     products cannot overflow;
+//   - else, where the finite products cannot overflow, Fast is within one
+//     rounding per term of Exact (and 2^−149 per term for the products a
+//     multiply rounds to a subnormal or 0 that a fused one keeps);
+//   - where they can overflow, nothing: one order overflows where another
+//     does not. Those scores are counted, and must be a minority.
+func TestFastScoresSpecial(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	special := func(x []float32) {
+		for range 1 + r.IntN(2) {
+			v := attnValue(r, 1)
+			for v == v && !math.IsInf(float64(v), 0) && math.Abs(float64(v)) < 2 && v != 0 && math.Abs(float64(v)) >= 0x1p-126 {
+				v = attnValue(r, 1) // one of the special kinds
+			}
+			x[r.IntN(len(x))] = v
+		}
+	}
+	const u = 0x1p-24
+	for name, ops := range attnVariants(t) {
+		var checked, overflow int
+		for _, rs := range []int{1, 8, 16} {
+			for _, hd := range []int{3, 8, 16, 64, 128} {
+				for _, n := range []int{1, 5, 17, 64} {
+					ldk := hd + 4*(n%2)
+					qt := attnVec(r, hd*rs, 1, false)
+					k := attnVec(r, (n-1)*ldk+hd, 1, false)
+					col := make([]float32, hd)
+					for i := range rs {
+						if r.IntN(3) == 0 {
+							for d := range hd {
+								col[d] = qt[d*rs+i]
+							}
+							special(col)
+							for d := range hd {
+								qt[d*rs+i] = col[d]
+							}
+						}
+					}
+					for j := range n {
+						if r.IntN(3) == 0 {
+							special(k[j*ldk:][:hd])
+						}
+					}
+					// The binary16 form gets K rounded to binary16, so
+					// that both are checked on the same values.
+					k16 := make([]quant.F16, len(k))
+					kw := make([]float32, len(k))
+					for i, x := range k {
+						k16[i] = quant.FromFloat32(x)
+						kw[i] = k16[i].Float32()
+					}
+					for _, form := range []struct {
+						op   string
+						k    []float32
+						fast func(st []float32)
+					}{
+						{"FastScores", k, func(st []float32) { ops.FastScores(st, qt, rs, guarded(t, k), ldk) }},
+						{"FastScoresF16", kw, func(st []float32) { ops.FastScoresF16(st, qt, rs, guarded(t, k16), ldk) }},
+					} {
+						want := make([]float32, n*rs)
+						exactScoresGeneric(want, qt, rs, form.k, ldk)
+						got, check := attnGuardedOut(t, make([]float32, n*rs))
+						form.fast(got)
+						check()
+						for j := range n {
+							for i := range rs {
+								g, w := got[j*rs+i], want[j*rs+i]
+								nan, inf, pos, neg := false, false, false, false
+								var abs float64
+								for d := range hd {
+									a, b := float64(qt[d*rs+i]), float64(form.k[j*ldk+d])
+									p := a * b
+									switch {
+									case math.IsNaN(p):
+										nan = true
+									case math.IsInf(p, 0):
+										inf, pos, neg = true, pos || p > 0, neg || p < 0
+									default:
+										abs += math.Abs(p)
+									}
+								}
+								fits := abs <= math.MaxFloat32/2
+								var bad bool
+								switch {
+								case nan:
+									bad = g == g
+								case inf && (!fits || (pos && neg)):
+									bad = g == g && !math.IsInf(float64(g), 0)
+								case inf:
+									bad = !math.IsInf(float64(g), map[bool]int{true: 1, false: -1}[pos])
+								case fits:
+									checked++
+									bad = math.Abs(float64(g)-float64(w)) > 2*float64(hd)*u*abs+float64(hd)*0x1p-149
+								default:
+									overflow++
+								}
+								if bad {
+									t.Fatalf("%s: %s rs=%d hd=%d n=%d: st[%d,%d] = %g, Exact %g", name, form.op, rs, hd, n, j, i, g, w)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if overflow > checked/4 {
+			t.Fatalf("%s: %d scores could overflow, %d checked against Exact: the inputs test too little", name, overflow, checked)
+		}
+	}
+}
+
 func TestDotRowsVariants(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for name, ops := range attnVariants(t) {
@@ -384,28 +504,42 @@ func TestDotRowsVariants(t *testing.T) {
 }
 
 // TestAttnKernelBounds: a call whose lengths do not fit panics in Go
-// before any assembly runs.
+// before any assembly runs, with a message that names the op called.
 func TestAttnKernelBounds(t *testing.T) {
+	f32, f16 := make([]float32, 5), make([]quant.F16, 5)
 	for name, ops := range attnVariants(t) {
-		for i, f := range []func(){
-			func() { ops.ExactScores(make([]float32, 32), make([]float32, 64), 16, make([]float32, 5), 4) },
-			func() { ops.ExactScores(make([]float32, 33), make([]float32, 64), 16, make([]float32, 8), 4) },
-			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 32), 16, make([]float32, 20), 16) },
-			func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 6), 2, make([]float32, 64), 16) },
-			func() { ops.ExactExp(make([]float32, 15), make([]float32, 16), []float32{1}) },
-			func() { ops.ExactDiv(make([]float32, 17), make([]float32, 16)) },
-			func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) },
-			func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) },
-			func() { ops.ExactSoftmax(make([]float32, 17), make([]int32, 16), 1) },
-			func() { ops.SoftmaxCols(make([]float32, 17), make([]int32, 16), 1) },
+		for i, c := range []struct {
+			op   string
+			call func()
+		}{
+			{"ExactScores", func() { ops.ExactScores(make([]float32, 32), make([]float32, 64), 16, f32, 4) }},
+			{"ExactScores", func() { ops.ExactScores(make([]float32, 33), make([]float32, 64), 16, make([]float32, 8), 4) }},
+			{"ExactScoresF16", func() { ops.ExactScoresF16(make([]float32, 32), make([]float32, 64), 16, f16, 4) }},
+			{"FastScores", func() { ops.FastScores(make([]float32, 32), make([]float32, 64), 16, f32, 4) }},
+			{"FastScores", func() { ops.FastScores(make([]float32, 33), make([]float32, 64), 16, make([]float32, 8), 4) }},
+			{"FastScoresF16", func() { ops.FastScoresF16(make([]float32, 32), make([]float32, 64), 16, f16, 4) }},
+			{"ExactWeighted", func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 32), 16, make([]float32, 20), 16) }},
+			{"ExactWeighted", func() { ops.ExactWeighted(make([]float32, 64), 16, make([]float32, 6), 2, make([]float32, 64), 16) }},
+			{"ExactWeightedF16", func() { ops.ExactWeightedF16(make([]float32, 64), 16, make([]float32, 32), 16, f16, 16) }},
+			{"FastWeighted", func() { ops.FastWeighted(make([]float32, 64), 16, make([]float32, 32), 16, make([]float32, 20), 16) }},
+			{"FastWeighted", func() { ops.FastWeighted(make([]float32, 64), 16, make([]float32, 6), 2, make([]float32, 64), 16) }},
+			{"FastWeightedF16", func() { ops.FastWeightedF16(make([]float32, 64), 16, make([]float32, 32), 16, f16, 16) }},
+			{"ExactExp", func() { ops.ExactExp(make([]float32, 15), make([]float32, 16), []float32{1}) }},
+			{"ExactDiv", func() { ops.ExactDiv(make([]float32, 17), make([]float32, 16)) }},
+			{"DotRows", func() { ops.DotRows(make([]float32, 3), make([]float32, 16), make([]float32, 40), 16) }},
+			{"WidenF16", func() { ops.WidenF16(make([]float32, 15), make([]quant.F16, 16)) }},
+			{"ExactSoftmax", func() { ops.ExactSoftmax(make([]float32, 17), make([]int32, 16), 1) }},
+			{"SoftmaxCols", func() { ops.SoftmaxCols(make([]float32, 17), make([]int32, 16), 1) }},
+			{"FastSoftmax", func() { ops.FastSoftmax(make([]float32, 17), make([]int32, 16), 1) }},
 		} {
-			t.Run(fmt.Sprintf("%s/%d", name, i), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d-%s", name, i, c.op), func(t *testing.T) {
 				defer func() {
-					if recover() == nil {
-						t.Error("no panic")
+					msg, _ := recover().(string)
+					if !strings.HasPrefix(msg, "kernels: "+c.op+": ") {
+						t.Errorf("panic %q, want one naming %s", msg, c.op)
 					}
 				}()
-				f()
+				c.call()
 			})
 		}
 	}

@@ -64,10 +64,10 @@ func genericVariant() Variant {
 		ExactWeightedF16: exactWeightedF16Generic,
 		DotRowsF16:       dotRowsF16Generic,
 
-		FastScores:      exactScoresGeneric,
-		FastWeighted:    exactWeightedGeneric,
-		FastScoresF16:   exactScoresF16Generic,
-		FastWeightedF16: exactWeightedF16Generic,
-		FastSoftmax:     softmaxColsGeneric,
+		FastScores:      fastScoresVia("FastScores", exactScoresGeneric),
+		FastWeighted:    fastWeightedVia("FastWeighted", exactWeightedGeneric),
+		FastScoresF16:   fastScoresVia("FastScoresF16", exactScoresF16Generic),
+		FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16Generic),
+		FastSoftmax:     fastSoftmaxVia(softmaxColsGeneric),
 	}}
 }

@@ -145,7 +145,13 @@ type Ops struct {
 	// mode's prefill tiles, allowed to fuse each product and sum into one
 	// multiply-add: not the Exact bits, but within one rounding per term
 	// of them. A variant whose unfused kernels are its fastest (or that has
-	// no fused ones) uses its Exact kernels here.
+	// no fused ones) uses its Exact kernels here. Non-finite values: a NaN
+	// operand or an Inf times 0 makes the score NaN; an Inf times anything
+	// else makes it ±Inf or NaN, the infinite products' Inf when they have
+	// one sign and the finite ones cannot overflow. Where finite products
+	// or partial sums can exceed float32's range, Fast and Exact may
+	// differ in any way (a fused product does not overflow on its own).
+	// A bad length panics with the name of the op called.
 	FastScores      func(st, qt []float32, rs int, k []float32, ldk int)
 	FastWeighted    func(o []float32, hd int, pt []float32, rs int, v []float32, ldv int)
 	FastScoresF16   func(st, qt []float32, rs int, k []quant.F16, ldk int)

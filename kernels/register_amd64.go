@@ -108,8 +108,8 @@ var amd64Variants = []Variant{
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 			// Fast's tiles keep the unfused zmm kernels (not measured
 			// against avx2's fused ymm ones on an AVX-512 CPU).
-			FastScores: exactScoresAVX512, FastWeighted: exactWeightedAVX512,
-			FastScoresF16: exactScoresF16AVX512, FastWeightedF16: exactWeightedF16AVX512, FastSoftmax: softmaxColsAVX512,
+			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedVia("FastWeighted", exactWeightedAVX512),
+			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16AVX512), FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
 		},
 	},
 	{
@@ -145,8 +145,8 @@ var amd64Variants = []Variant{
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 			// Fast's tiles keep the unfused zmm kernels (not measured
 			// against avx2's fused ymm ones on an AVX-512 CPU).
-			FastScores: exactScoresAVX512, FastWeighted: exactWeightedAVX512,
-			FastScoresF16: exactScoresF16AVX512, FastWeightedF16: exactWeightedF16AVX512, FastSoftmax: softmaxColsAVX512,
+			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedVia("FastWeighted", exactWeightedAVX512),
+			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16AVX512), FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
 		},
 	},
 }

@@ -86,8 +86,8 @@ func asimdOps(k rowKernels) Ops {
 		DotRows: dotRowsNEON, DotRowsF16: dotRowsF16NEON,
 		ExactScoresF16: exactScoresF16NEON, ExactWeightedF16: exactWeightedF16NEON,
 		// Fast's tiles: the unfused NEON kernels.
-		FastScores: exactScoresNEON, FastWeighted: exactWeightedNEON,
-		FastScoresF16: exactScoresF16NEON, FastWeightedF16: exactWeightedF16NEON,
+		FastScores: fastScoresVia("FastScores", exactScoresNEON), FastWeighted: fastWeightedVia("FastWeighted", exactWeightedNEON),
+		FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16NEON), FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16NEON),
 
 		Axpy:   func(alpha float32, x, y []float32) { arm64.AxpyNEON(alpha, x, y[:len(x)]) },
 		Scale:  arm64.ScaleNEON,
