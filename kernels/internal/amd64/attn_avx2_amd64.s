@@ -3875,7 +3875,11 @@ DATA attnAVX2Exp<>+672(SB)/8, $0xff800000ff800000
 DATA attnAVX2Exp<>+680(SB)/8, $0xff800000ff800000
 DATA attnAVX2Exp<>+688(SB)/8, $0xff800000ff800000
 DATA attnAVX2Exp<>+696(SB)/8, $0xff800000ff800000
-GLOBL attnAVX2Exp<>(SB), RODATA|NOPTR, $704
+DATA attnAVX2Exp<>+704(SB)/8, $0x0000000100000001
+DATA attnAVX2Exp<>+712(SB)/8, $0x0000000100000001
+DATA attnAVX2Exp<>+720(SB)/8, $0x0000000100000001
+DATA attnAVX2Exp<>+728(SB)/8, $0x0000000100000001
+GLOBL attnAVX2Exp<>(SB), RODATA|NOPTR, $736
 
 // func ExactExpAVX2(dst, x, m *float32, n, period int)
 //
@@ -4010,52 +4014,68 @@ exactExpAVX2_ret:
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·ExactSoftmaxAVX2(SB), NOSPLIT, $32-40
-// Passes 1 and 3: Y5 scale, Y6 −Inf, Y7 int32 1, Y8 j, Y9 lim[r], Y10 the
-// live rows, Y11 j < lim[r], Y12 0; pass 2: Y14 max, Y15 the sum.
-	MOVQ            st+0(FP), DI
-	MOVQ            rs+8(FP), R8
-	SHLQ            $2, R8
-	MOVQ            lim+16(FP), SI
-	MOVQ            n+32(FP), R9
-	TESTQ           R9, R9
+#define X      Y0  // s, then x = s − max, then the weight
+#define T      Y1  // scratch
+#define SCALE  Y5  // scale
+#define NEGINF Y6  // −Inf
+#define ONEI   Y7  // int32 1
+#define JV     Y8  // int32 j
+#define LIMV   Y9  // int32 lim[r]
+#define LIVE   Y10 // rows with a key that is not −Inf
+#define M      Y11 // j < lim[r]
+#define MAX    Y14 // the rows' max
+#define SUM    Y15 // the sum of e (then 1/sum)
+
+#define ST DI   // st
+#define RS4 R8 // rs·4
+#define LIM SI // lim
+#define N CX
+#define G R9   // lane group byte offset
+#define PT R10 // st[j, group]
+#define J R11  // keys left
+
+	MOVQ            st+0(FP), ST
+	MOVQ            rs+8(FP), RS4
+	SHLQ            $2, RS4
+	MOVQ            lim+16(FP), LIM
+	MOVQ            n+32(FP), N
+	TESTQ           N, N
 	JZ              exactSoftmaxAVX2_ret
-	XORQ            R10, R10                       // lane group byte offset
+	XORQ            G, G
 
 exactSoftmaxAVX2_group:
-	VBROADCASTSS    scale+24(FP), Y5
-	VBROADCASTSS    attnAVX2Exp<>+672(SB), Y6
-	MOVL            $1, AX
-	MOVQ            AX, X7
-	VPBROADCASTD    X7, Y7
-	VPXOR           Y8, Y8, Y8
-	VMOVDQU         (SI)(R10*1), Y9
-	VXORPS          Y10, Y10, Y10
-	VMOVAPS         Y6, Y14
-	LEAQ            (DI)(R10*1), R11
-	MOVQ            R9, R12
+	VBROADCASTSS    scale+24(FP), SCALE
+	VBROADCASTSS    attnAVX2Exp<>+672(SB), NEGINF
+	VBROADCASTSS    attnAVX2Exp<>+704(SB), ONEI
+	VMOVDQU         (LIM)(G*1), LIMV
+	VPXOR           JV, JV, JV
+	VMOVAPS         NEGINF, MAX
+	VXORPS          LIVE, LIVE, LIVE
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
 exactSoftmaxAVX2_scores:
-	VMULPS          (R11), Y5, Y0                  // s·scale
-	VPCMPGTD        Y8, Y9, Y11                    // j < lim[r]
-	VBLENDVPS       Y11, Y0, Y6, Y0                // else −Inf
-	VMOVUPS         Y0, (R11)
-	VMAXPS          Y14, Y0, Y14                   // s > max ? s : max
-	VCMPPS          $4, Y6, Y0, Y1                 // s != −Inf (NaN too)
-	VORPS           Y1, Y10, Y10
-	VPADDD          Y7, Y8, Y8
-	ADDQ            R8, R11
-	DECQ            R12
+	VMULPS          (PT), SCALE, X                 // s·scale
+	VPCMPGTD        JV, LIMV, M                    // j < lim[r]
+	VBLENDVPS       M, X, NEGINF, X                // else −Inf
+	VMOVUPS         X, (PT)
+	VMAXPS          MAX, X, MAX                    // s > max ? s : max
+	VCMPPS          $4, NEGINF, X, T               // s != −Inf (NaN too)
+	VORPS           T, LIVE, LIVE
+	VPADDD          ONEI, JV, JV
+	ADDQ            RS4, PT
+	DECQ            J
 	JNZ             exactSoftmaxAVX2_scores
-	VXORPS          Y12, Y12, Y12
-	VBLENDVPS       Y10, Y14, Y12, Y14             // rows without a key: max 0, to stay finite
-	VMOVUPS         Y10, live-32(SP)               // kept through the exponential pass
-	VXORPS          Y15, Y15, Y15
-	LEAQ            (DI)(R10*1), R11
-	MOVQ            R9, R12
+	VXORPS          T, T, T
+	VBLENDVPS       LIVE, MAX, T, MAX              // rows without a key: max 0, to stay finite
+	VMOVUPS         LIVE, live-32(SP)              // kept through the exponential pass
+	VXORPS          SUM, SUM, SUM
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
 
 	PCALIGN         $32
 exactSoftmaxAVX2_exp:
-	VMOVUPS         (R11), Y0
-	VSUBPS          Y14, Y0, Y0                    // s − max
+	VMOVUPS         (PT), X
+	VSUBPS          MAX, X, X                      // x = s − max: ≤ 0, −Inf or NaN
 	VCMPPS          $3, Y0, Y0, Y13                // NaN lanes: the result is the argument
 	VMAXPS          attnAVX2Exp<>+608(SB), Y0, Y12
 	VMINPS          attnAVX2Exp<>+640(SB), Y12, Y12 // x clamped to [−104.5, 89]
@@ -4144,39 +4164,55 @@ exactSoftmaxAVX2_exp:
 	VCVTPD2PSY      Y2, X2
 	VINSERTF128     $1, X2, Y1, Y1
 	VBLENDVPS       Y13, Y0, Y1, Y0
-	VMOVUPS         Y0, (R11)
-	VADDPS          Y0, Y15, Y15                   // sum += e, in key order
-	ADDQ            R8, R11
-	DECQ            R12
+	VMOVUPS         X, (PT)
+	VADDPS          X, SUM, SUM                    // sum += e, in key order
+	ADDQ            RS4, PT
+	DECQ            J
 	JNZ             exactSoftmaxAVX2_exp
 
-	MOVL            $1, AX
-	MOVQ            AX, X7
-	VPBROADCASTD    X7, Y7
-	VPXOR           Y8, Y8, Y8
-	VMOVDQU         (SI)(R10*1), Y9
-	VMOVUPS         live-32(SP), Y10
-	LEAQ            (DI)(R10*1), R11
-	MOVQ            R9, R12
+	VBROADCASTSS    attnAVX2Exp<>+704(SB), ONEI
+	VMOVDQU         (LIM)(G*1), LIMV
+	VMOVUPS         live-32(SP), LIVE
+	VPXOR           JV, JV, JV
+	LEAQ            (ST)(G*1), PT
+	MOVQ            N, J
 exactSoftmaxAVX2_div:
-	VMOVUPS         (R11), Y0
-	VDIVPS          Y15, Y0, Y0                    // e / sum
-	VPCMPGTD        Y8, Y9, Y11                    // j < lim[r]
-	VANDPS          Y10, Y11, Y11
-	VANDPS          Y11, Y0, Y0                    // 0 past lim[r] and in rows without a key
-	VMOVUPS         Y0, (R11)
-	VPADDD          Y7, Y8, Y8
-	ADDQ            R8, R11
-	DECQ            R12
+	VMOVUPS         (PT), X
+	VDIVPS          SUM, X, X                      // e / sum
+	VPCMPGTD        JV, LIMV, M                    // j < lim[r]
+	VANDPS          LIVE, M, M
+	VANDPS          M, X, X                        // 0 past lim[r] and in rows without a key
+	VMOVUPS         X, (PT)
+	VPADDD          ONEI, JV, JV
+	ADDQ            RS4, PT
+	DECQ            J
 	JNZ             exactSoftmaxAVX2_div
-	ADDQ            $32, R10
-	CMPQ            R10, R8
+	ADDQ            $32, G
+	CMPQ            G, RS4
 	JB              exactSoftmaxAVX2_group
 
 exactSoftmaxAVX2_ret:
 	VZEROUPPER
 	RET
 
+#undef X
+#undef T
+#undef SCALE
+#undef NEGINF
+#undef ONEI
+#undef JV
+#undef LIMV
+#undef LIVE
+#undef M
+#undef MAX
+#undef SUM
+#undef ST
+#undef RS4
+#undef LIM
+#undef N
+#undef G
+#undef PT
+#undef J
 
 // func ExactDivAVX2(x, d *float32, n, period int)
 //
@@ -4281,22 +4317,22 @@ GLOBL fastExpTab<>(SB), RODATA|NOPTR, $448
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·FastSoftmaxAVX2(SB), NOSPLIT, $0-40
-#define X      Y0  // s, then x = s − max
-#define R      Y1  // r
-#define NN     Y2  // n, then 2^n
-#define P      Y3  // the polynomial, then e
-#define T      Y4  // scratch
+#define X      Y0  // s, then x = s − max, then the weight
+#define T      Y1  // scratch
 #define SCALE  Y5  // scale
 #define NEGINF Y6  // −Inf
-#define SUM    Y7  // the sum, then 1/sum
-#define ONEI   Y8  // int32 1
-#define JV     Y9  // int32 j
-#define MAX    Y10 // the rows' max
-#define LIMV   Y11 // int32 lim[r]
-#define LIVE   Y12 // rows with a key that is not −Inf
-#define MINX   Y13 // −86
-#define M      Y14 // j < lim[r]
-#define ONE    Y15 // 1
+#define ONEI   Y7  // int32 1
+#define JV     Y8  // int32 j
+#define LIMV   Y9  // int32 lim[r]
+#define LIVE   Y10 // rows with a key that is not −Inf
+#define M      Y11 // j < lim[r]
+#define MAX    Y14 // the rows' max
+#define SUM    Y15 // the sum of e (then 1/sum)
+#define R      Y2  // r
+#define NN     Y3  // n, then 2^n
+#define P      Y4  // the polynomial, then e
+#define MINX   Y12 // −86
+#define ONE    Y13 // 1
 
 #define ST DI   // st
 #define RS4 R8 // rs·4
@@ -4310,10 +4346,10 @@ TEXT ·FastSoftmaxAVX2(SB), NOSPLIT, $0-40
 	MOVQ            rs+8(FP), RS4
 	SHLQ            $2, RS4
 	MOVQ            lim+16(FP), LIM
-	VBROADCASTSS    scale+24(FP), SCALE
 	MOVQ            n+32(FP), N
 	TESTQ           N, N
 	JZ              fastSoftmaxAVX2_ret
+	VBROADCASTSS    scale+24(FP), SCALE
 	VBROADCASTSS    fastExpTab<>+384(SB), NEGINF
 	VBROADCASTSS    fastExpTab<>+416(SB), ONEI
 	VBROADCASTSS    fastExpTab<>+320(SB), MINX
@@ -4375,13 +4411,14 @@ fastSoftmaxAVX2_exp:
 	DECQ            J
 	JNZ             fastSoftmaxAVX2_exp
 
-	VDIVPS          SUM, ONE, SUM                  // 1/sum
+	VBROADCASTSS    fastExpTab<>+288(SB), T
+	VDIVPS          SUM, T, SUM                    // 1/sum
 	VPXOR           JV, JV, JV
 	LEAQ            (ST)(G*1), PT
 	MOVQ            N, J
 fastSoftmaxAVX2_div:
 	VMULPS          (PT), SUM, X                   // e·(1/sum)
-	VPCMPGTD        JV, LIMV, M
+	VPCMPGTD        JV, LIMV, M                    // j < lim[r]
 	VANDPS          LIVE, M, M
 	VANDPS          M, X, X                        // 0 past lim[r] and in rows without a key
 	VMOVUPS         X, (PT)
@@ -4398,20 +4435,20 @@ fastSoftmaxAVX2_ret:
 	RET
 
 #undef X
-#undef R
-#undef NN
-#undef P
 #undef T
 #undef SCALE
 #undef NEGINF
-#undef SUM
 #undef ONEI
 #undef JV
-#undef MAX
 #undef LIMV
 #undef LIVE
-#undef MINX
 #undef M
+#undef MAX
+#undef SUM
+#undef R
+#undef NN
+#undef P
+#undef MINX
 #undef ONE
 #undef ST
 #undef RS4

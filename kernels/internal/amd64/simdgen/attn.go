@@ -700,7 +700,7 @@ var expRows = []struct {
 	{"C8", 0x3efa01a01a01a01a, false}, {"C9", 0x3ec71de3a556c734, false}, {"C10", 0x3e927e4fb7789f5c, false},
 	{"C11", 0x3e5ae64567f544e4, false}, {"C12", 0x3e21eed8eff8d898, false}, {"C13", 0x3de6124613a86d09, false},
 	{"MAGIC", 0x4338000000000000, false}, {"BIAS", 1023, false},
-	{"XLO", 0xc2d10000, true}, {"XHI", 0x42b20000, true}, {"NEGINF", 0xff800000, true},
+	{"XLO", 0xc2d10000, true}, {"XHI", 0x42b20000, true}, {"NEGINF", 0xff800000, true}, {"ONEI", 1, true},
 }
 
 func expTab(g *gen) {
@@ -824,80 +824,212 @@ period a multiple of 8 (dst may be x). Twin: kernels.exactExpGeneric.`)
 }
 
 // exactSoftmaxAVX2: ExactSoftmaxAVX2(st *float32, rs int, lim *int32,
-// scale float32, n int), rs a multiple of 8: SoftmaxColsAVX2's three passes
-// with Exp for Exp32. The live-row mask waits on the stack through the
-// exponential pass, which needs every register.
+// scale float32, n int), rs a multiple of 8: softmaxAVX2's passes with
+// Exp (exp8) for the exponential and a division. exp8 needs every
+// register but X, MAX and SUM, so the live-row mask waits on the stack
+// through the exponential pass and the loop constants are loaded again.
 func exactSoftmaxAVX2(g *gen) {
-	g.text("ExactSoftmaxAVX2", "$32-40", "(st *float32, rs int, lim *int32, scale float32, n int)", `
+	softmaxAVX2(g, softmaxKind{
+		name: "ExactSoftmaxAVX2", frame: "$32-40", doc: `
 ExactSoftmax on 8 lanes (rows) at a time: s = st·scale for j < lim[r],
 else −Inf; max (strict >); e = Exp(s − max) and the sum in key order; e /
 sum, or 0 for j ≥ lim[r] and in rows whose every s is −Inf. rs is a
-multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.`)
-	g.regs, g.defs = map[string]int{}, nil
-	g.p("// Passes 1 and 3: Y5 scale, Y6 −Inf, Y7 int32 1, Y8 j, Y9 lim[r], Y10 the")
-	g.p("// live rows, Y11 j < lim[r], Y12 0; pass 2: Y14 max, Y15 the sum.")
-	g.i("MOVQ", "st+0(FP), DI")
-	g.i("MOVQ", "rs+8(FP), R8")
-	g.i("SHLQ", "$2, R8")
-	g.i("MOVQ", "lim+16(FP), SI")
-	g.i("MOVQ", "n+32(FP), R9")
-	g.i("TESTQ", "R9, R9")
+multiple of 8, n ≥ 1. Twin: kernels.exactSoftmaxGeneric.`,
+		row:   expRow,
+		spill: true,
+		exp: func(g *gen) string {
+			exp8(g) // Y0 is X
+			return "X"
+		},
+		weight: func(g *gen) {
+			g.i("VMOVUPS", "(PT), X")
+			g.ic("VDIVPS", "SUM, X, X", "e / sum")
+		},
+	})
+}
+
+// fastSoftmaxAVX2: FastSoftmaxAVX2(st *float32, rs int, lim *int32, scale
+// float32, n int): softmaxAVX2's passes with a fused exponential
+// (fastExpRows) and a multiplication by 1/sum for the division.
+func fastSoftmaxAVX2(g *gen) {
+	var words []uint32
+	for _, r := range fastExpRows {
+		for range 8 {
+			words = append(words, r.bits)
+		}
+	}
+	g.data("fastExpTab", words)
+	softmaxAVX2(g, softmaxKind{
+		name: "FastSoftmaxAVX2", frame: "$0-40", doc: `
+SoftmaxCols on 8 lanes (rows) at a time with a fused exponential: s =
+st·scale for j < lim[r], else −Inf; max (strict >); e = exp(s − max)
+(within a few ulp of Exp32; 0 below e^−86) and the sum in key order;
+e·(1/sum), or 0 for j ≥ lim[r] and in rows whose every s is −Inf. A NaN
+score gives its row NaN weights. rs is a multiple of 8, n ≥ 1. Twin:
+kernels.softmaxColsGeneric, within Fast's tolerance.`,
+		row: fastExpRow,
+		regs: []reg{
+			{"R", 2, "r"}, {"NN", 3, "n, then 2^n"}, {"P", 4, "the polynomial, then e"},
+			{"MINX", 12, "−86"}, {"ONE", 13, "1"},
+		},
+		setup: func(g *gen) {
+			g.i("VBROADCASTSS", fastExpRow("MINX")+", MINX")
+			g.i("VBROADCASTSS", fastExpRow("ONE")+", ONE")
+		},
+		exp: func(g *gen) string {
+			g.ic("VMAXPS", "X, MINX, R", "max(x, −86); a NaN x stays")
+			g.i("VMULPS", fastExpRow("LOG2E")+", R, NN")
+			g.ic("VROUNDPS", "$0, NN, NN", "n = x·log2 e to nearest, in −125..0")
+			g.ic("VFMADD231PS", fastExpRow("NLN2HI")+", NN, R", "r = x − n·ln2hi (exact)")
+			g.ic("VFMADD231PS", fastExpRow("NLN2LO")+", NN, R", "r −= n·ln2lo")
+			g.i("VBROADCASTSS", fastExpRow("C0")+", P")
+			for _, c := range []string{"C1", "C2", "C3", "C4", "C5"} {
+				g.ic("VFMADD213PS", fastExpRow(c)+", R, P", "p = p·r + "+c)
+			}
+			g.ic("VMULPS", "R, R, T", "r²")
+			g.ic("VFMADD213PS", "R, T, P", "p·r² + r")
+			g.ic("VADDPS", "ONE, P, P", "e^r")
+			g.ic("VCVTPS2DQ", "NN, NN", "n, exact")
+			g.i("VPADDD", fastExpRow("BIAS")+", NN, NN")
+			g.ic("VPSLLD", "$23, NN, NN", "2^n, normal")
+			g.ic("VMULPS", "NN, P, P", "e^x")
+			g.ic("VCMPPS", "$0x11, MINX, X, T", "x < −86 (LT_OQ: not NaN)")
+			g.ic("VANDNPS", "P, T, P", "there 0")
+			return "P"
+		},
+		reciprocal: true,
+		weight: func(g *gen) {
+			g.ic("VMULPS", "(PT), SUM, X", "e·(1/sum)")
+		},
+	})
+}
+
+// softmaxKind is what ExactSoftmaxAVX2 and FastSoftmaxAVX2 do differently
+// within softmaxAVX2.
+type softmaxKind struct {
+	name, frame, doc string
+	row              func(name string) string // its constant table: the NEGINF and ONEI rows
+	regs             []reg                    // registers of its own, beside softmaxAVX2's
+	// spill: exp clobbers every register but X, MAX and SUM, so the live
+	// rows wait at live-32(SP) through it and the loop constants are
+	// loaded again (the frame has the 32 bytes).
+	spill bool
+	setup func(g *gen) // once, before the lane groups
+	// exp sets e = exp(X), X = s − max, and returns e's register.
+	exp        func(g *gen) string
+	reciprocal bool         // SUM = 1/sum before pass 3
+	weight     func(g *gen) // X = the weight of the e at (PT)
+}
+
+// softmaxAVX2 writes a softmax over the columns of st (st[j·rs + r], key
+// j, row r) on 8 rows (lanes) at a time, in three passes per lane group:
+// 1. s = st·scale where j < lim[r], else −Inf, stored back; the max
+// (strict >) and the rows with a key that is not −Inf; a row without one
+// gets max 0, to stay finite. 2. e = k.exp(s − max), stored, and their sum
+// in key order. 3. k.weight, or 0 for j ≥ lim[r] and in rows without a key.
+func softmaxAVX2(g *gen, k softmaxKind) {
+	g.text(k.name, k.frame, "(st *float32, rs int, lim *int32, scale float32, n int)", k.doc)
+	g.named(append([]reg{
+		{"X", 0, "s, then x = s − max, then the weight"}, {"T", 1, "scratch"},
+		{"SCALE", 5, "scale"}, {"NEGINF", 6, "−Inf"}, {"ONEI", 7, "int32 1"}, {"JV", 8, "int32 j"},
+		{"LIMV", 9, "int32 lim[r]"}, {"LIVE", 10, "rows with a key that is not −Inf"}, {"M", 11, "j < lim[r]"},
+		{"MAX", 14, "the rows' max"}, {"SUM", 15, "the sum of e (then 1/sum)"},
+	}, k.regs...)...)
+	g.p("#define ST DI   // st")
+	g.p("#define RS4 R8 // rs·4")
+	g.p("#define LIM SI // lim")
+	g.p("#define N CX")
+	g.p("#define G R9   // lane group byte offset")
+	g.p("#define PT R10 // st[j, group]")
+	g.p("#define J R11  // keys left")
+	g.defs = append(g.defs, "ST", "RS4", "LIM", "N", "G", "PT", "J")
+	g.blank()
+	g.i("MOVQ", "st+0(FP), ST")
+	g.i("MOVQ", "rs+8(FP), RS4")
+	g.i("SHLQ", "$2, RS4")
+	g.i("MOVQ", "lim+16(FP), LIM")
+	g.i("MOVQ", "n+32(FP), N")
+	g.i("TESTQ", "N, N")
 	g.jmp("JZ", "ret")
-	g.ic("XORQ", "R10, R10", "lane group byte offset")
+	consts := func() {
+		g.i("VBROADCASTSS", "scale+24(FP), SCALE")
+		g.i("VBROADCASTSS", k.row("NEGINF")+", NEGINF")
+		g.i("VBROADCASTSS", k.row("ONEI")+", ONEI")
+	}
+	if !k.spill {
+		consts()
+	}
+	if k.setup != nil {
+		k.setup(g)
+	}
+	g.i("XORQ", "G, G")
 	g.blank()
 	g.label("group")
-	g.i("VBROADCASTSS", "scale+24(FP), Y5")
-	g.i("VBROADCASTSS", expRow("NEGINF")+", Y6")
-	g.i("MOVL", "$1, AX")
-	g.i("MOVQ", "AX, X7")
-	g.i("VPBROADCASTD", "X7, Y7")
-	g.i("VPXOR", "Y8, Y8, Y8")
-	g.i("VMOVDQU", "(SI)(R10*1), Y9")
-	g.i("VXORPS", "Y10, Y10, Y10")
-	g.i("VMOVAPS", "Y6, Y14")
-	g.i("LEAQ", "(DI)(R10*1), R11")
-	g.i("MOVQ", "R9, R12")
-	softmaxScores(g, softmaxRegs{x: "Y0", scale: "Y5", negInf: "Y6", max: "Y14", m: "Y11", t: "Y1",
-		live: "Y10", jv: "Y8", limv: "Y9", onei: "Y7", pt: "R11", rs4: "R8", j: "R12"})
-	g.i("VXORPS", "Y12, Y12, Y12")
-	g.ic("VBLENDVPS", "Y10, Y14, Y12, Y14", "rows without a key: max 0, to stay finite")
-	g.ic("VMOVUPS", "Y10, live-32(SP)", "kept through the exponential pass")
-	g.i("VXORPS", "Y15, Y15, Y15")
-	g.i("LEAQ", "(DI)(R10*1), R11")
-	g.i("MOVQ", "R9, R12")
+	if k.spill {
+		consts()
+	}
+	g.i("VMOVDQU", "(LIM)(G*1), LIMV")
+	g.i("VPXOR", "JV, JV, JV")
+	g.i("VMOVAPS", "NEGINF, MAX")
+	g.i("VXORPS", "LIVE, LIVE, LIVE")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
+	g.label("scores")
+	g.ic("VMULPS", "(PT), SCALE, X", "s·scale")
+	g.ic("VPCMPGTD", "JV, LIMV, M", "j < lim[r]")
+	g.ic("VBLENDVPS", "M, X, NEGINF, X", "else −Inf")
+	g.i("VMOVUPS", "X, (PT)")
+	g.ic("VMAXPS", "MAX, X, MAX", "s > max ? s : max")
+	g.ic("VCMPPS", "$4, NEGINF, X, T", "s != −Inf (NaN too)")
+	g.i("VORPS", "T, LIVE, LIVE")
+	g.i("VPADDD", "ONEI, JV, JV")
+	g.i("ADDQ", "RS4, PT")
+	g.i("DECQ", "J")
+	g.jmp("JNZ", "scores")
+	g.i("VXORPS", "T, T, T")
+	g.ic("VBLENDVPS", "LIVE, MAX, T, MAX", "rows without a key: max 0, to stay finite")
+	if k.spill {
+		g.ic("VMOVUPS", "LIVE, live-32(SP)", "kept through the exponential pass")
+	}
+	g.i("VXORPS", "SUM, SUM, SUM")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
 	g.blank()
 	g.i("PCALIGN", "$32")
 	g.label("exp")
-	g.i("VMOVUPS", "(R11), Y0")
-	g.ic("VSUBPS", "Y14, Y0, Y0", "s − max")
-	exp8(g)
-	g.i("VMOVUPS", "Y0, (R11)")
-	g.ic("VADDPS", "Y0, Y15, Y15", "sum += e, in key order")
-	g.i("ADDQ", "R8, R11")
-	g.i("DECQ", "R12")
+	g.i("VMOVUPS", "(PT), X")
+	g.ic("VSUBPS", "MAX, X, X", "x = s − max: ≤ 0, −Inf or NaN")
+	e := k.exp(g)
+	g.i("VMOVUPS", e+", (PT)")
+	g.ic("VADDPS", e+", SUM, SUM", "sum += e, in key order")
+	g.i("ADDQ", "RS4, PT")
+	g.i("DECQ", "J")
 	g.jmp("JNZ", "exp")
 	g.blank()
-	g.i("MOVL", "$1, AX")
-	g.i("MOVQ", "AX, X7")
-	g.i("VPBROADCASTD", "X7, Y7")
-	g.i("VPXOR", "Y8, Y8, Y8")
-	g.i("VMOVDQU", "(SI)(R10*1), Y9")
-	g.i("VMOVUPS", "live-32(SP), Y10")
-	g.i("LEAQ", "(DI)(R10*1), R11")
-	g.i("MOVQ", "R9, R12")
+	if k.reciprocal {
+		g.i("VBROADCASTSS", k.row("ONE")+", T")
+		g.ic("VDIVPS", "SUM, T, SUM", "1/sum")
+	}
+	if k.spill {
+		g.i("VBROADCASTSS", k.row("ONEI")+", ONEI")
+		g.i("VMOVDQU", "(LIM)(G*1), LIMV")
+		g.i("VMOVUPS", "live-32(SP), LIVE")
+	}
+	g.i("VPXOR", "JV, JV, JV")
+	g.i("LEAQ", "(ST)(G*1), PT")
+	g.i("MOVQ", "N, J")
 	g.label("div")
-	g.i("VMOVUPS", "(R11), Y0")
-	g.ic("VDIVPS", "Y15, Y0, Y0", "e / sum")
-	g.ic("VPCMPGTD", "Y8, Y9, Y11", "j < lim[r]")
-	g.i("VANDPS", "Y10, Y11, Y11")
-	g.ic("VANDPS", "Y11, Y0, Y0", "0 past lim[r] and in rows without a key")
-	g.i("VMOVUPS", "Y0, (R11)")
-	g.i("VPADDD", "Y7, Y8, Y8")
-	g.i("ADDQ", "R8, R11")
-	g.i("DECQ", "R12")
+	k.weight(g)
+	g.ic("VPCMPGTD", "JV, LIMV, M", "j < lim[r]")
+	g.i("VANDPS", "LIVE, M, M")
+	g.ic("VANDPS", "M, X, X", "0 past lim[r] and in rows without a key")
+	g.i("VMOVUPS", "X, (PT)")
+	g.i("VPADDD", "ONEI, JV, JV")
+	g.i("ADDQ", "RS4, PT")
+	g.i("DECQ", "J")
 	g.jmp("JNZ", "div")
-	g.i("ADDQ", "$32, R10")
-	g.i("CMPQ", "R10, R8")
+	g.i("ADDQ", "$32, G")
+	g.i("CMPQ", "G, RS4")
 	g.jmp("JB", "group")
 	g.blank()
 	g.end()
@@ -1053,142 +1185,4 @@ func fastExpRow(name string) string {
 	}
 	log.Fatalf("no fastExpTab row %s", name)
 	return ""
-}
-
-// fastSoftmaxAVX2: FastSoftmaxAVX2(st *float32, rs int, lim *int32, scale
-// float32, n int), SoftmaxCols with its own exponential (fastExpRows) and
-// a multiplication by 1/sum for the division: per lane group of 8 rows,
-// pass 1 scales, masks and takes the max (as SoftmaxColsAVX2), pass 2 the
-// exponentials and their sum in key order, pass 3 the weights.
-func fastSoftmaxAVX2(g *gen) {
-	var words []uint32
-	for _, r := range fastExpRows {
-		for range 8 {
-			words = append(words, r.bits)
-		}
-	}
-	g.data("fastExpTab", words)
-	g.text("FastSoftmaxAVX2", "$0-40", "(st *float32, rs int, lim *int32, scale float32, n int)", `
-SoftmaxCols on 8 lanes (rows) at a time with a fused exponential: s =
-st·scale for j < lim[r], else −Inf; max (strict >); e = exp(s − max)
-(within a few ulp of Exp32; 0 below e^−86) and the sum in key order;
-e·(1/sum), or 0 for j ≥ lim[r] and in rows whose every s is −Inf. A NaN
-score gives its row NaN weights. rs is a multiple of 8, n ≥ 1. Twin:
-kernels.softmaxColsGeneric, within Fast's tolerance.`)
-	g.named(
-		reg{"X", 0, "s, then x = s − max"}, reg{"R", 1, "r"}, reg{"NN", 2, "n, then 2^n"},
-		reg{"P", 3, "the polynomial, then e"}, reg{"T", 4, "scratch"},
-		reg{"SCALE", 5, "scale"}, reg{"NEGINF", 6, "−Inf"}, reg{"SUM", 7, "the sum, then 1/sum"},
-		reg{"ONEI", 8, "int32 1"}, reg{"JV", 9, "int32 j"}, reg{"MAX", 10, "the rows' max"},
-		reg{"LIMV", 11, "int32 lim[r]"}, reg{"LIVE", 12, "rows with a key that is not −Inf"},
-		reg{"MINX", 13, "−86"}, reg{"M", 14, "j < lim[r]"}, reg{"ONE", 15, "1"},
-	)
-	g.p("#define ST DI   // st")
-	g.p("#define RS4 R8 // rs·4")
-	g.p("#define LIM SI // lim")
-	g.p("#define N CX")
-	g.p("#define G R9   // lane group byte offset")
-	g.p("#define PT R10 // st[j, group]")
-	g.p("#define J R11  // keys left")
-	g.defs = append(g.defs, "ST", "RS4", "LIM", "N", "G", "PT", "J")
-	g.blank()
-	g.i("MOVQ", "st+0(FP), ST")
-	g.i("MOVQ", "rs+8(FP), RS4")
-	g.i("SHLQ", "$2, RS4")
-	g.i("MOVQ", "lim+16(FP), LIM")
-	g.i("VBROADCASTSS", "scale+24(FP), SCALE")
-	g.i("MOVQ", "n+32(FP), N")
-	g.i("TESTQ", "N, N")
-	g.jmp("JZ", "ret")
-	for _, c := range []struct{ reg, row string }{{"NEGINF", "NEGINF"}, {"ONEI", "ONEI"}, {"MINX", "MINX"}, {"ONE", "ONE"}} {
-		g.i("VBROADCASTSS", fastExpRow(c.row)+", "+c.reg)
-	}
-	g.i("XORQ", "G, G")
-	g.blank()
-	g.label("group")
-	g.i("VMOVDQU", "(LIM)(G*1), LIMV")
-	g.i("VPXOR", "JV, JV, JV")
-	g.i("VMOVAPS", "NEGINF, MAX")
-	g.i("VXORPS", "LIVE, LIVE, LIVE")
-	g.i("LEAQ", "(ST)(G*1), PT")
-	g.i("MOVQ", "N, J")
-	softmaxScores(g, softmaxRegs{x: "X", scale: "SCALE", negInf: "NEGINF", max: "MAX", m: "M", t: "T",
-		live: "LIVE", jv: "JV", limv: "LIMV", onei: "ONEI", pt: "PT", rs4: "RS4", j: "J"})
-	g.i("VXORPS", "T, T, T")
-	g.ic("VBLENDVPS", "LIVE, MAX, T, MAX", "rows without a key: max 0, to stay finite")
-	g.i("VXORPS", "SUM, SUM, SUM")
-	g.i("LEAQ", "(ST)(G*1), PT")
-	g.i("MOVQ", "N, J")
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("exp")
-	g.i("VMOVUPS", "(PT), X")
-	g.ic("VSUBPS", "MAX, X, X", "x = s − max: ≤ 0, −Inf or NaN")
-	g.ic("VMAXPS", "X, MINX, R", "max(x, −86); a NaN x stays")
-	g.i("VMULPS", fastExpRow("LOG2E")+", R, NN")
-	g.ic("VROUNDPS", "$0, NN, NN", "n = x·log2 e to nearest, in −125..0")
-	g.ic("VFMADD231PS", fastExpRow("NLN2HI")+", NN, R", "r = x − n·ln2hi (exact)")
-	g.ic("VFMADD231PS", fastExpRow("NLN2LO")+", NN, R", "r −= n·ln2lo")
-	g.i("VBROADCASTSS", fastExpRow("C0")+", P")
-	for _, c := range []string{"C1", "C2", "C3", "C4", "C5"} {
-		g.ic("VFMADD213PS", fastExpRow(c)+", R, P", "p = p·r + "+c)
-	}
-	g.ic("VMULPS", "R, R, T", "r²")
-	g.ic("VFMADD213PS", "R, T, P", "p·r² + r")
-	g.ic("VADDPS", "ONE, P, P", "e^r")
-	g.ic("VCVTPS2DQ", "NN, NN", "n, exact")
-	g.i("VPADDD", fastExpRow("BIAS")+", NN, NN")
-	g.ic("VPSLLD", "$23, NN, NN", "2^n, normal")
-	g.ic("VMULPS", "NN, P, P", "e^x")
-	g.ic("VCMPPS", "$0x11, MINX, X, T", "x < −86 (LT_OQ: not NaN)")
-	g.ic("VANDNPS", "P, T, P", "there 0")
-	g.i("VMOVUPS", "P, (PT)")
-	g.ic("VADDPS", "P, SUM, SUM", "sum += e, in key order")
-	g.i("ADDQ", "RS4, PT")
-	g.i("DECQ", "J")
-	g.jmp("JNZ", "exp")
-	g.blank()
-	g.ic("VDIVPS", "SUM, ONE, SUM", "1/sum")
-	g.i("VPXOR", "JV, JV, JV")
-	g.i("LEAQ", "(ST)(G*1), PT")
-	g.i("MOVQ", "N, J")
-	g.label("div")
-	g.ic("VMULPS", "(PT), SUM, X", "e·(1/sum)")
-	g.i("VPCMPGTD", "JV, LIMV, M")
-	g.i("VANDPS", "LIVE, M, M")
-	g.ic("VANDPS", "M, X, X", "0 past lim[r] and in rows without a key")
-	g.i("VMOVUPS", "X, (PT)")
-	g.i("VPADDD", "ONEI, JV, JV")
-	g.i("ADDQ", "RS4, PT")
-	g.i("DECQ", "J")
-	g.jmp("JNZ", "div")
-	g.i("ADDQ", "$32, G")
-	g.i("CMPQ", "G, RS4")
-	g.jmp("JB", "group")
-	g.blank()
-	g.end()
-}
-
-// softmaxRegs names the registers of softmaxScores.
-type softmaxRegs struct {
-	x, scale, negInf, max, m, t, live, jv, limv, onei string // vector registers
-	pt, rs4, j                                        string // st[j, group], rs·4, keys left
-}
-
-// softmaxScores writes pass 1 of ExactSoftmaxAVX2 and FastSoftmaxAVX2 over
-// one lane group: per key s = st·scale where j < lim[r], else −Inf,
-// stored back; max (strict >) and the rows with a key that is not −Inf.
-func softmaxScores(g *gen, r softmaxRegs) {
-	g.label("scores")
-	g.ic("VMULPS", fmt.Sprintf("(%s), %s, %s", r.pt, r.scale, r.x), "s·scale")
-	g.ic("VPCMPGTD", fmt.Sprintf("%s, %s, %s", r.jv, r.limv, r.m), "j < lim[r]")
-	g.ic("VBLENDVPS", fmt.Sprintf("%s, %s, %s, %s", r.m, r.x, r.negInf, r.x), "else −Inf")
-	g.i("VMOVUPS", fmt.Sprintf("%s, (%s)", r.x, r.pt))
-	g.ic("VMAXPS", fmt.Sprintf("%s, %s, %s", r.max, r.x, r.max), "s > max ? s : max")
-	g.ic("VCMPPS", fmt.Sprintf("$4, %s, %s, %s", r.negInf, r.x, r.t), "s != −Inf (NaN too)")
-	g.i("VORPS", fmt.Sprintf("%s, %s, %s", r.t, r.live, r.live))
-	g.i("VPADDD", fmt.Sprintf("%s, %s, %s", r.onei, r.jv, r.jv))
-	g.i("ADDQ", r.rs4+", "+r.pt)
-	g.i("DECQ", r.j)
-	g.jmp("JNZ", "scores")
 }
