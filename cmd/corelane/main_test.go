@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -45,6 +47,33 @@ func TestProfileTiny(t *testing.T) {
 	s := out.String()
 	if strings.Count(s, "bit-identical") != 2 || !strings.Contains(s, "decode tok/s") {
 		t.Fatalf("profile output:\n%s", s)
+	}
+}
+
+// TestProfileCPUProfile: -cpuprofile writes a CPU profile (a gzipped
+// pprof protocol buffer); a file that cannot be created is an error naming
+// the flag.
+func TestProfileCPUProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profile runs a small model")
+	}
+	f := filepath.Join(t.TempDir(), "cpu.prof")
+	var out bytes.Buffer
+	if err := run([]string{"profile", "-preset", "tiny", "-prefill", "16", "-decode", "64", "-quiet", "-cpuprofile", f}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	raw, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pprof profile is a gzipped protocol buffer.
+	if len(raw) < 100 || raw[0] != 0x1f || raw[1] != 0x8b {
+		t.Fatalf("-cpuprofile wrote %d bytes that are not a gzipped profile", len(raw))
+	}
+	bad := filepath.Join(t.TempDir(), "no-such-dir", "cpu.prof")
+	err = run([]string{"profile", "-preset", "tiny", "-layers", "1", "-prefill", "2", "-decode", "1", "-quiet", "-cpuprofile", bad}, &out)
+	if err == nil || !strings.Contains(err.Error(), "-cpuprofile") {
+		t.Fatalf("unwritable -cpuprofile: err = %v, want one naming -cpuprofile", err)
 	}
 }
 

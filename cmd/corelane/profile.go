@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -103,6 +104,7 @@ func profile(args []string, out io.Writer) error {
 	benchfmt := fs.Bool("benchfmt", false, "print the results as Go benchmark lines (BenchmarkPeerDecoder/model=…/phase=…), the rest as # comments")
 	modes := fs.String("attention", "exact,fast", "attention modes to run, comma-separated: exact, fast")
 	file := fs.String("model", "", "profile this llama GGUF `file` instead of a random model (-preset, -layers, -vocab and -mix then do not apply)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs (not the set-up or warm-up) to `file`, for go tool pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -211,6 +213,26 @@ func profile(args []string, out io.Writer) error {
 	if _, err := profileRun(model, b.Context(), sdpa.Exact, kvType, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
+	stopProfile := func() error { return nil }
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			f.Close()
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		stopProfile = func() error {
+			pprof.StopCPUProfile()
+			stopProfile = func() error { return nil }
+			if err := f.Close(); err != nil {
+				return fmt.Errorf("-cpuprofile: %w", err)
+			}
+			return nil
+		}
+		defer stopProfile() // on an error below; else stopped after the runs
+	}
 	var results []runResult
 	for _, mode := range attModes {
 		for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
@@ -222,6 +244,9 @@ func profile(args []string, out io.Writer) error {
 			}
 			results = append(results, r)
 		}
+	}
+	if err := stopProfile(); err != nil {
+		return err
 	}
 	progress("")
 	if *benchfmt {
