@@ -1296,21 +1296,22 @@ exactWeightedAVX2_ret:
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·FastWeightedAVX2(SB), NOSPLIT, $0-72
-#define ACC0   Y0  // o[r, c..c+7]
-#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
-#define ACC2   Y2  // sums (blocks: row r+1)
-#define ACC3   Y3  // sums
-#define ACC4   Y4  // sums (blocks: row r+2)
-#define ACC5   Y5  // sums
-#define ACC6   Y6  // sums (blocks: row r+3)
-#define ACC7   Y7  // sums
-#define P      Y8  // the weight, broadcast
-#define T0     Y9  // v·p
-#define T1     Y10 // v·p
-#define V0     Y11 // v[j, c..c+7] (blocks)
-#define V1     Y12 // v[j, c+8..c+15] (blocks)
-#define W      Y13 // a block's four weights, then which are ±0
-#define ZERO   Y14 // +0
+#define ACC0   Y0  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC1   Y1  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC2   Y2  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC3   Y3  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC4   Y4  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC5   Y5  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC6   Y6  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC7   Y7  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC8   Y8  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC9   Y9  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC10  Y10 // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC11  Y11 // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define V0     Y12 // v[j, c..c+7]; one row: v·p; the ±0 tests
+#define V1     Y13 // v[j, c+8..]; one row: v·p; the ±0 tests
+#define V2     Y14 // v[j, c+16..]
+#define P      Y15 // the weight, broadcast; +0 in the ±0 tests
 
 #define OB DI   // o's row r
 #define ROWS BX // rows left
@@ -1338,12 +1339,228 @@ TEXT ·FastWeightedAVX2(SB), NOSPLIT, $0-72
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $2, LDV
 	MOVQ            n+56(FP), N
-	VXORPS          ZERO, ZERO, ZERO
 
 fastWeightedAVX2_blk:
 	CMPQ            ROWS, $4
 	JB              fastWeightedAVX2_row
 	XORQ            C, C
+fastWeightedAVX2_b24:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $160                        // at least 40 columns left
+	JAE             fastWeightedAVX2_b24_go
+	CMPQ            J, $96                         // or exactly 24
+	JNE             fastWeightedAVX2_b16
+fastWeightedAVX2_b24_go:
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         64(OP), ACC2
+	VMOVUPS         0(OP)(HD4*1), ACC3
+	VMOVUPS         32(OP)(HD4*1), ACC4
+	VMOVUPS         64(OP)(HD4*1), ACC5
+	VMOVUPS         0(OP)(HD4*2), ACC6
+	VMOVUPS         32(OP)(HD4*2), ACC7
+	VMOVUPS         64(OP)(HD4*2), ACC8
+	VMOVUPS         0(M), ACC9
+	VMOVUPS         32(M), ACC10
+	VMOVUPS         64(M), ACC11
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedAVX2_b24_keys:
+	CMPQ            J, $4
+	JB              fastWeightedAVX2_b24_key_tail
+	VMOVUPS         (PP), X12                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y12, Y12
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X13
+	VINSERTF128     $1, (M)(RS4*1), Y13, Y13
+	VPSLLD          $1, Y12, Y12                   // without the signs
+	VPSLLD          $1, Y13, Y13
+	VPMINUD         Y13, Y12, Y12                  // 0 where either is ±0
+	VXORPS          P, P, P
+	VPCMPEQD        Y15, Y12, Y12
+	VPTEST          Y12, Y12
+	JNZ             fastWeightedAVX2_b24_key       // some weight is ±0: one key at a time
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VMOVUPS         64(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VMOVUPS         64(VP)(LDV*1), V2
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VMOVUPS         64(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	VMOVUPS         0(VP)(LDV*1), V0
+	VMOVUPS         32(VP)(LDV*1), V1
+	VMOVUPS         64(VP)(LDV*1), V2
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             fastWeightedAVX2_b24_keys
+
+fastWeightedAVX2_b24_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedAVX2_b24_store
+fastWeightedAVX2_b24_key:
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
+	TESTL           M, M
+	JNZ             fastWeightedAVX2_b24_key_some  // some weight is ±0
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VMOVUPS         64(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+fastWeightedAVX2_b24_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedAVX2_b24_keys
+
+fastWeightedAVX2_b24_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedAVX2_b24_key_skip  // all four: skip the key
+	VMOVUPS         0(VP), V0
+	VMOVUPS         32(VP), V1
+	VMOVUPS         64(VP), V2
+	BTL             $0, M
+	JCS             fastWeightedAVX2_b24_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+fastWeightedAVX2_b24_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedAVX2_b24_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+fastWeightedAVX2_b24_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedAVX2_b24_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+fastWeightedAVX2_b24_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedAVX2_b24_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+fastWeightedAVX2_b24_key_row3:
+	JMP             fastWeightedAVX2_b24_key_skip
+
+fastWeightedAVX2_b24_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 64(OP)
+	VMOVUPS         ACC3, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 32(OP)(HD4*1)
+	VMOVUPS         ACC5, 64(OP)(HD4*1)
+	VMOVUPS         ACC6, 0(OP)(HD4*2)
+	VMOVUPS         ACC7, 32(OP)(HD4*2)
+	VMOVUPS         ACC8, 64(OP)(HD4*2)
+	VMOVUPS         ACC9, 0(M)
+	VMOVUPS         ACC10, 32(M)
+	VMOVUPS         ACC11, 64(M)
+	ADDQ            $96, C
+	JMP             fastWeightedAVX2_b24
+
 fastWeightedAVX2_b16:
 	MOVQ            HD4, J
 	SUBQ            C, J
@@ -1369,16 +1586,17 @@ fastWeightedAVX2_b16:
 fastWeightedAVX2_b16_keys:
 	CMPQ            J, $4
 	JB              fastWeightedAVX2_b16_key_tail
-	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
-	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	VMOVUPS         (PP), X12                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y12, Y12
 	LEAQ            (PP)(RS4*2), M
-	VMOVUPS         (M), X11
-	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
-	VPSLLD          $1, Y13, Y13                   // without the signs
-	VPSLLD          $1, Y11, Y11
-	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
-	VPCMPEQD        Y14, Y13, Y13
-	VPTEST          Y13, Y13
+	VMOVUPS         (M), X13
+	VINSERTF128     $1, (M)(RS4*1), Y13, Y13
+	VPSLLD          $1, Y12, Y12                   // without the signs
+	VPSLLD          $1, Y13, Y13
+	VPMINUD         Y13, Y12, Y12                  // 0 where either is ±0
+	VXORPS          P, P, P
+	VPCMPEQD        Y15, Y12, Y12
+	VPTEST          Y12, Y12
 	JNZ             fastWeightedAVX2_b16_key       // some weight is ±0: one key at a time
 	VMOVUPS         0(VP), V0
 	VMOVUPS         32(VP), V1
@@ -1447,10 +1665,11 @@ fastWeightedAVX2_b16_key_tail:
 	TESTQ           J, J
 	JZ              fastWeightedAVX2_b16_store
 fastWeightedAVX2_b16_key:
-	VMOVUPS         (PP), X13                      // the four rows' weights of key j
-	VPSLLD          $1, X13, X13                   // without the sign
-	VPCMPEQD        X14, X13, X13                  // ±0
-	VMOVMSKPS       X13, M
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
 	TESTL           M, M
 	JNZ             fastWeightedAVX2_b16_key_some  // some weight is ±0
 	VMOVUPS         0(VP), V0
@@ -1541,10 +1760,11 @@ fastWeightedAVX2_b8_key_tail:
 	TESTQ           J, J
 	JZ              fastWeightedAVX2_b8_store
 fastWeightedAVX2_b8_key:
-	VMOVUPS         (PP), X13                      // the four rows' weights of key j
-	VPSLLD          $1, X13, X13                   // without the sign
-	VPCMPEQD        X14, X13, X13                  // ±0
-	VMOVMSKPS       X13, M
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
 	TESTL           M, M
 	JNZ             fastWeightedAVX2_b8_key_some   // some weight is ±0
 	VMOVUPS         0(VP), V0
@@ -1635,22 +1855,22 @@ fastWeightedAVX2_c64_keys:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedAVX2_c64_skip
 	VBROADCASTSS    (PP), P
-	VMOVUPS         0(VP), T0
-	VFMADD231PS     P, T0, ACC0
-	VMOVUPS         32(VP), T1
-	VFMADD231PS     P, T1, ACC1
-	VMOVUPS         64(VP), T0
-	VFMADD231PS     P, T0, ACC2
-	VMOVUPS         96(VP), T1
-	VFMADD231PS     P, T1, ACC3
-	VMOVUPS         128(VP), T0
-	VFMADD231PS     P, T0, ACC4
-	VMOVUPS         160(VP), T1
-	VFMADD231PS     P, T1, ACC5
-	VMOVUPS         192(VP), T0
-	VFMADD231PS     P, T0, ACC6
-	VMOVUPS         224(VP), T1
-	VFMADD231PS     P, T1, ACC7
+	VMOVUPS         0(VP), V0
+	VFMADD231PS     P, V0, ACC0
+	VMOVUPS         32(VP), V1
+	VFMADD231PS     P, V1, ACC1
+	VMOVUPS         64(VP), V0
+	VFMADD231PS     P, V0, ACC2
+	VMOVUPS         96(VP), V1
+	VFMADD231PS     P, V1, ACC3
+	VMOVUPS         128(VP), V0
+	VFMADD231PS     P, V0, ACC4
+	VMOVUPS         160(VP), V1
+	VFMADD231PS     P, V1, ACC5
+	VMOVUPS         192(VP), V0
+	VFMADD231PS     P, V0, ACC6
+	VMOVUPS         224(VP), V1
+	VFMADD231PS     P, V1, ACC7
 fastWeightedAVX2_c64_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -1667,22 +1887,22 @@ fastWeightedAVX2_c64_keyspf:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedAVX2_c64_skippf
 	VBROADCASTSS    (PP), P
-	VMOVUPS         0(VP), T0
-	VFMADD231PS     P, T0, ACC0
-	VMOVUPS         32(VP), T1
-	VFMADD231PS     P, T1, ACC1
-	VMOVUPS         64(VP), T0
-	VFMADD231PS     P, T0, ACC2
-	VMOVUPS         96(VP), T1
-	VFMADD231PS     P, T1, ACC3
-	VMOVUPS         128(VP), T0
-	VFMADD231PS     P, T0, ACC4
-	VMOVUPS         160(VP), T1
-	VFMADD231PS     P, T1, ACC5
-	VMOVUPS         192(VP), T0
-	VFMADD231PS     P, T0, ACC6
-	VMOVUPS         224(VP), T1
-	VFMADD231PS     P, T1, ACC7
+	VMOVUPS         0(VP), V0
+	VFMADD231PS     P, V0, ACC0
+	VMOVUPS         32(VP), V1
+	VFMADD231PS     P, V1, ACC1
+	VMOVUPS         64(VP), V0
+	VFMADD231PS     P, V0, ACC2
+	VMOVUPS         96(VP), V1
+	VFMADD231PS     P, V1, ACC3
+	VMOVUPS         128(VP), V0
+	VFMADD231PS     P, V0, ACC4
+	VMOVUPS         160(VP), V1
+	VFMADD231PS     P, V1, ACC5
+	VMOVUPS         192(VP), V0
+	VFMADD231PS     P, V0, ACC6
+	VMOVUPS         224(VP), V1
+	VFMADD231PS     P, V1, ACC7
 fastWeightedAVX2_c64_skippf:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -1718,8 +1938,8 @@ fastWeightedAVX2_c8_keys:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedAVX2_c8_skip
 	VBROADCASTSS    (PP), P
-	VMOVUPS         0(VP), T0
-	VFMADD231PS     P, T0, ACC0
+	VMOVUPS         0(VP), V0
+	VFMADD231PS     P, V0, ACC0
 fastWeightedAVX2_c8_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -1749,13 +1969,14 @@ fastWeightedAVX2_ret:
 #undef ACC5
 #undef ACC6
 #undef ACC7
-#undef P
-#undef T0
-#undef T1
+#undef ACC8
+#undef ACC9
+#undef ACC10
+#undef ACC11
 #undef V0
 #undef V1
-#undef W
-#undef ZERO
+#undef V2
+#undef P
 #undef OB
 #undef ROWS
 #undef HD4
@@ -3152,21 +3373,22 @@ exactWeightedF16AVX2_ret:
 //
 // Requires: AVX2, FMA3, F16C
 TEXT ·FastWeightedF16AVX2(SB), NOSPLIT, $0-72
-#define ACC0   Y0  // o[r, c..c+7]
-#define ACC1   Y1  // o[r, c+8..] (blocks: o[r, c+8..c+15])
-#define ACC2   Y2  // sums (blocks: row r+1)
-#define ACC3   Y3  // sums
-#define ACC4   Y4  // sums (blocks: row r+2)
-#define ACC5   Y5  // sums
-#define ACC6   Y6  // sums (blocks: row r+3)
-#define ACC7   Y7  // sums
-#define P      Y8  // the weight, broadcast
-#define T0     Y9  // v·p
-#define T1     Y10 // v·p
-#define V0     Y11 // v[j, c..c+7] (blocks)
-#define V1     Y12 // v[j, c+8..c+15] (blocks)
-#define W      Y13 // a block's four weights, then which are ±0
-#define ZERO   Y14 // +0
+#define ACC0   Y0  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC1   Y1  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC2   Y2  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC3   Y3  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC4   Y4  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC5   Y5  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC6   Y6  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC7   Y7  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC8   Y8  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC9   Y9  // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC10  Y10 // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define ACC11  Y11 // sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]
+#define V0     Y12 // v[j, c..c+7]; one row: v·p; the ±0 tests
+#define V1     Y13 // v[j, c+8..]; one row: v·p; the ±0 tests
+#define V2     Y14 // v[j, c+16..]
+#define P      Y15 // the weight, broadcast; +0 in the ±0 tests
 
 #define OB DI   // o's row r
 #define ROWS BX // rows left
@@ -3194,12 +3416,229 @@ TEXT ·FastWeightedF16AVX2(SB), NOSPLIT, $0-72
 	MOVQ            ldv+48(FP), LDV
 	SHLQ            $1, LDV
 	MOVQ            n+56(FP), N
-	VXORPS          ZERO, ZERO, ZERO
 
 fastWeightedF16AVX2_blk:
 	CMPQ            ROWS, $4
 	JB              fastWeightedF16AVX2_row
 	XORQ            C, C
+fastWeightedF16AVX2_b24:
+	MOVQ            HD4, J
+	SUBQ            C, J
+	CMPQ            J, $160                        // at least 40 columns left
+	JAE             fastWeightedF16AVX2_b24_go
+	CMPQ            J, $96                         // or exactly 24
+	JNE             fastWeightedF16AVX2_b16
+fastWeightedF16AVX2_b24_go:
+	LEAQ            (OB)(C*1), OP
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M                         // o's row r+3
+	VMOVUPS         0(OP), ACC0
+	VMOVUPS         32(OP), ACC1
+	VMOVUPS         64(OP), ACC2
+	VMOVUPS         0(OP)(HD4*1), ACC3
+	VMOVUPS         32(OP)(HD4*1), ACC4
+	VMOVUPS         64(OP)(HD4*1), ACC5
+	VMOVUPS         0(OP)(HD4*2), ACC6
+	VMOVUPS         32(OP)(HD4*2), ACC7
+	VMOVUPS         64(OP)(HD4*2), ACC8
+	VMOVUPS         0(M), ACC9
+	VMOVUPS         32(M), ACC10
+	VMOVUPS         64(M), ACC11
+	MOVQ            PB, PP
+	MOVQ            C, VP
+	SHRQ            $1, VP                         // column offset in binary16 values
+	ADDQ            V, VP
+	MOVQ            N, J
+
+	PCALIGN         $32
+fastWeightedF16AVX2_b24_keys:
+	CMPQ            J, $4
+	JB              fastWeightedF16AVX2_b24_key_tail
+	VMOVUPS         (PP), X12                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y12, Y12
+	LEAQ            (PP)(RS4*2), M
+	VMOVUPS         (M), X13
+	VINSERTF128     $1, (M)(RS4*1), Y13, Y13
+	VPSLLD          $1, Y12, Y12                   // without the signs
+	VPSLLD          $1, Y13, Y13
+	VPMINUD         Y13, Y12, Y12                  // 0 where either is ±0
+	VXORPS          P, P, P
+	VPCMPEQD        Y15, Y12, Y12
+	VPTEST          Y12, Y12
+	JNZ             fastWeightedF16AVX2_b24_key    // some weight is ±0: one key at a time
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VCVTPH2PS       32(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VCVTPH2PS       32(VP)(LDV*1), V2
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VCVTPH2PS       32(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	VCVTPH2PS       0(VP)(LDV*1), V0
+	VCVTPH2PS       16(VP)(LDV*1), V1
+	VCVTPH2PS       32(VP)(LDV*1), V2
+	VBROADCASTSS    0(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP)(RS4*1), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+	LEAQ            (PP)(RS4*2), PP
+	LEAQ            (VP)(LDV*2), VP
+	SUBQ            $4, J
+	JMP             fastWeightedF16AVX2_b24_keys
+
+fastWeightedF16AVX2_b24_key_tail:
+	TESTQ           J, J
+	JZ              fastWeightedF16AVX2_b24_store
+fastWeightedF16AVX2_b24_key:
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
+	TESTL           M, M
+	JNZ             fastWeightedF16AVX2_b24_key_some // some weight is ±0
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VCVTPH2PS       32(VP), V2
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+fastWeightedF16AVX2_b24_key_skip:
+	ADDQ            RS4, PP
+	ADDQ            LDV, VP
+	DECQ            J
+	JMP             fastWeightedF16AVX2_b24_keys
+
+fastWeightedF16AVX2_b24_key_some:
+	CMPL            M, $15
+	JEQ             fastWeightedF16AVX2_b24_key_skip // all four: skip the key
+	VCVTPH2PS       0(VP), V0
+	VCVTPH2PS       16(VP), V1
+	VCVTPH2PS       32(VP), V2
+	BTL             $0, M
+	JCS             fastWeightedF16AVX2_b24_key_row0
+	VBROADCASTSS    0(PP), P
+	VFMADD231PS     V0, P, ACC0
+	VFMADD231PS     V1, P, ACC1
+	VFMADD231PS     V2, P, ACC2
+fastWeightedF16AVX2_b24_key_row0:
+	BTL             $1, M
+	JCS             fastWeightedF16AVX2_b24_key_row1
+	VBROADCASTSS    4(PP), P
+	VFMADD231PS     V0, P, ACC3
+	VFMADD231PS     V1, P, ACC4
+	VFMADD231PS     V2, P, ACC5
+fastWeightedF16AVX2_b24_key_row1:
+	BTL             $2, M
+	JCS             fastWeightedF16AVX2_b24_key_row2
+	VBROADCASTSS    8(PP), P
+	VFMADD231PS     V0, P, ACC6
+	VFMADD231PS     V1, P, ACC7
+	VFMADD231PS     V2, P, ACC8
+fastWeightedF16AVX2_b24_key_row2:
+	BTL             $3, M
+	JCS             fastWeightedF16AVX2_b24_key_row3
+	VBROADCASTSS    12(PP), P
+	VFMADD231PS     V0, P, ACC9
+	VFMADD231PS     V1, P, ACC10
+	VFMADD231PS     V2, P, ACC11
+fastWeightedF16AVX2_b24_key_row3:
+	JMP             fastWeightedF16AVX2_b24_key_skip
+
+fastWeightedF16AVX2_b24_store:
+	LEAQ            (OP)(HD4*2), M
+	ADDQ            HD4, M
+	VMOVUPS         ACC0, 0(OP)
+	VMOVUPS         ACC1, 32(OP)
+	VMOVUPS         ACC2, 64(OP)
+	VMOVUPS         ACC3, 0(OP)(HD4*1)
+	VMOVUPS         ACC4, 32(OP)(HD4*1)
+	VMOVUPS         ACC5, 64(OP)(HD4*1)
+	VMOVUPS         ACC6, 0(OP)(HD4*2)
+	VMOVUPS         ACC7, 32(OP)(HD4*2)
+	VMOVUPS         ACC8, 64(OP)(HD4*2)
+	VMOVUPS         ACC9, 0(M)
+	VMOVUPS         ACC10, 32(M)
+	VMOVUPS         ACC11, 64(M)
+	ADDQ            $96, C
+	JMP             fastWeightedF16AVX2_b24
+
 fastWeightedF16AVX2_b16:
 	MOVQ            HD4, J
 	SUBQ            C, J
@@ -3226,16 +3665,17 @@ fastWeightedF16AVX2_b16:
 fastWeightedF16AVX2_b16_keys:
 	CMPQ            J, $4
 	JB              fastWeightedF16AVX2_b16_key_tail
-	VMOVUPS         (PP), X13                      // the sixteen weights of keys j..j+3
-	VINSERTF128     $1, (PP)(RS4*1), Y13, Y13
+	VMOVUPS         (PP), X12                      // the sixteen weights of keys j..j+3
+	VINSERTF128     $1, (PP)(RS4*1), Y12, Y12
 	LEAQ            (PP)(RS4*2), M
-	VMOVUPS         (M), X11
-	VINSERTF128     $1, (M)(RS4*1), Y11, Y11
-	VPSLLD          $1, Y13, Y13                   // without the signs
-	VPSLLD          $1, Y11, Y11
-	VPMINUD         Y11, Y13, Y13                  // 0 where either is ±0
-	VPCMPEQD        Y14, Y13, Y13
-	VPTEST          Y13, Y13
+	VMOVUPS         (M), X13
+	VINSERTF128     $1, (M)(RS4*1), Y13, Y13
+	VPSLLD          $1, Y12, Y12                   // without the signs
+	VPSLLD          $1, Y13, Y13
+	VPMINUD         Y13, Y12, Y12                  // 0 where either is ±0
+	VXORPS          P, P, P
+	VPCMPEQD        Y15, Y12, Y12
+	VPTEST          Y12, Y12
 	JNZ             fastWeightedF16AVX2_b16_key    // some weight is ±0: one key at a time
 	VCVTPH2PS       0(VP), V0
 	VCVTPH2PS       16(VP), V1
@@ -3304,10 +3744,11 @@ fastWeightedF16AVX2_b16_key_tail:
 	TESTQ           J, J
 	JZ              fastWeightedF16AVX2_b16_store
 fastWeightedF16AVX2_b16_key:
-	VMOVUPS         (PP), X13                      // the four rows' weights of key j
-	VPSLLD          $1, X13, X13                   // without the sign
-	VPCMPEQD        X14, X13, X13                  // ±0
-	VMOVMSKPS       X13, M
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
 	TESTL           M, M
 	JNZ             fastWeightedF16AVX2_b16_key_some // some weight is ±0
 	VCVTPH2PS       0(VP), V0
@@ -3399,10 +3840,11 @@ fastWeightedF16AVX2_b8_key_tail:
 	TESTQ           J, J
 	JZ              fastWeightedF16AVX2_b8_store
 fastWeightedF16AVX2_b8_key:
-	VMOVUPS         (PP), X13                      // the four rows' weights of key j
-	VPSLLD          $1, X13, X13                   // without the sign
-	VPCMPEQD        X14, X13, X13                  // ±0
-	VMOVMSKPS       X13, M
+	VMOVUPS         (PP), X12                      // the four rows' weights of key j
+	VPSLLD          $1, X12, X12                   // without the sign
+	VXORPS          P, P, P
+	VPCMPEQD        X15, X12, X12                  // ±0
+	VMOVMSKPS       X12, M
 	TESTL           M, M
 	JNZ             fastWeightedF16AVX2_b8_key_some // some weight is ±0
 	VCVTPH2PS       0(VP), V0
@@ -3494,22 +3936,22 @@ fastWeightedF16AVX2_c64_keys:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedF16AVX2_c64_skip
 	VBROADCASTSS    (PP), P
-	VCVTPH2PS       0(VP), T0
-	VFMADD231PS     P, T0, ACC0
-	VCVTPH2PS       16(VP), T1
-	VFMADD231PS     P, T1, ACC1
-	VCVTPH2PS       32(VP), T0
-	VFMADD231PS     P, T0, ACC2
-	VCVTPH2PS       48(VP), T1
-	VFMADD231PS     P, T1, ACC3
-	VCVTPH2PS       64(VP), T0
-	VFMADD231PS     P, T0, ACC4
-	VCVTPH2PS       80(VP), T1
-	VFMADD231PS     P, T1, ACC5
-	VCVTPH2PS       96(VP), T0
-	VFMADD231PS     P, T0, ACC6
-	VCVTPH2PS       112(VP), T1
-	VFMADD231PS     P, T1, ACC7
+	VCVTPH2PS       0(VP), V0
+	VFMADD231PS     P, V0, ACC0
+	VCVTPH2PS       16(VP), V1
+	VFMADD231PS     P, V1, ACC1
+	VCVTPH2PS       32(VP), V0
+	VFMADD231PS     P, V0, ACC2
+	VCVTPH2PS       48(VP), V1
+	VFMADD231PS     P, V1, ACC3
+	VCVTPH2PS       64(VP), V0
+	VFMADD231PS     P, V0, ACC4
+	VCVTPH2PS       80(VP), V1
+	VFMADD231PS     P, V1, ACC5
+	VCVTPH2PS       96(VP), V0
+	VFMADD231PS     P, V0, ACC6
+	VCVTPH2PS       112(VP), V1
+	VFMADD231PS     P, V1, ACC7
 fastWeightedF16AVX2_c64_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -3524,22 +3966,22 @@ fastWeightedF16AVX2_c64_keyspf:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedF16AVX2_c64_skippf
 	VBROADCASTSS    (PP), P
-	VCVTPH2PS       0(VP), T0
-	VFMADD231PS     P, T0, ACC0
-	VCVTPH2PS       16(VP), T1
-	VFMADD231PS     P, T1, ACC1
-	VCVTPH2PS       32(VP), T0
-	VFMADD231PS     P, T0, ACC2
-	VCVTPH2PS       48(VP), T1
-	VFMADD231PS     P, T1, ACC3
-	VCVTPH2PS       64(VP), T0
-	VFMADD231PS     P, T0, ACC4
-	VCVTPH2PS       80(VP), T1
-	VFMADD231PS     P, T1, ACC5
-	VCVTPH2PS       96(VP), T0
-	VFMADD231PS     P, T0, ACC6
-	VCVTPH2PS       112(VP), T1
-	VFMADD231PS     P, T1, ACC7
+	VCVTPH2PS       0(VP), V0
+	VFMADD231PS     P, V0, ACC0
+	VCVTPH2PS       16(VP), V1
+	VFMADD231PS     P, V1, ACC1
+	VCVTPH2PS       32(VP), V0
+	VFMADD231PS     P, V0, ACC2
+	VCVTPH2PS       48(VP), V1
+	VFMADD231PS     P, V1, ACC3
+	VCVTPH2PS       64(VP), V0
+	VFMADD231PS     P, V0, ACC4
+	VCVTPH2PS       80(VP), V1
+	VFMADD231PS     P, V1, ACC5
+	VCVTPH2PS       96(VP), V0
+	VFMADD231PS     P, V0, ACC6
+	VCVTPH2PS       112(VP), V1
+	VFMADD231PS     P, V1, ACC7
 fastWeightedF16AVX2_c64_skippf:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -3576,8 +4018,8 @@ fastWeightedF16AVX2_c8_keys:
 	TESTL           $0x7fffffff, (PP)              // p is ±0: skip the key (a NaN p is not 0)
 	JZ              fastWeightedF16AVX2_c8_skip
 	VBROADCASTSS    (PP), P
-	VCVTPH2PS       0(VP), T0
-	VFMADD231PS     P, T0, ACC0
+	VCVTPH2PS       0(VP), V0
+	VFMADD231PS     P, V0, ACC0
 fastWeightedF16AVX2_c8_skip:
 	ADDQ            RS4, PP
 	ADDQ            LDV, VP
@@ -3607,13 +4049,14 @@ fastWeightedF16AVX2_ret:
 #undef ACC5
 #undef ACC6
 #undef ACC7
-#undef P
-#undef T0
-#undef T1
+#undef ACC8
+#undef ACC9
+#undef ACC10
+#undef ACC11
 #undef V0
 #undef V1
-#undef W
-#undef ZERO
+#undef V2
+#undef P
 #undef OB
 #undef ROWS
 #undef HD4

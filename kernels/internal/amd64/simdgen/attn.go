@@ -296,16 +296,30 @@ order, skipping a key whose weight is 0 (a NaN weight is not skipped),
 `+how+`. hd is a multiple of 8, rows ≥ 1,
 n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
 (V that streams from beyond the caches). Twin: `+twin+`.`)
-	g.named(
-		reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..] (blocks: o[r, c+8..c+15])"},
-		reg{"ACC2", 2, "sums (blocks: row r+1)"}, reg{"ACC3", 3, "sums"},
-		reg{"ACC4", 4, "sums (blocks: row r+2)"}, reg{"ACC5", 5, "sums"},
-		reg{"ACC6", 6, "sums (blocks: row r+3)"}, reg{"ACC7", 7, "sums"},
-		reg{"P", 8, "the weight, broadcast"},
-		reg{"T0", 9, "v·p"}, reg{"T1", 10, "v·p"},
-		reg{"V0", 11, "v[j, c..c+7] (blocks)"}, reg{"V1", 12, "v[j, c+8..c+15] (blocks)"},
-		reg{"W", 13, "a block's four weights, then which are ±0"}, reg{"ZERO", 14, "+0"},
-	)
+	if fused {
+		// Twelve accumulators (blocks of four rows × 24 columns, three per
+		// row) and the three V loads of a key: no register is left for
+		// temporaries, so V0, V1 and P stand in for them before they are
+		// loaded (the ±0 tests use V0, V1 and P zeroed).
+		rs := make([]reg, 0, 16)
+		for a := range 12 {
+			rs = append(rs, reg{fmt.Sprint("ACC", a), a, "sums: row r + a/3 of a block, columns c + 8·(a mod 3)..; one row: o[r, c + 8a..]"})
+		}
+		g.named(append(rs,
+			reg{"V0", 12, "v[j, c..c+7]; one row: v·p; the ±0 tests"}, reg{"V1", 13, "v[j, c+8..]; one row: v·p; the ±0 tests"},
+			reg{"V2", 14, "v[j, c+16..]"}, reg{"P", 15, "the weight, broadcast; +0 in the ±0 tests"})...)
+	} else {
+		g.named(
+			reg{"ACC0", 0, "o[r, c..c+7]"}, reg{"ACC1", 1, "o[r, c+8..] (blocks: o[r, c+8..c+15])"},
+			reg{"ACC2", 2, "sums (blocks: row r+1)"}, reg{"ACC3", 3, "sums"},
+			reg{"ACC4", 4, "sums (blocks: row r+2)"}, reg{"ACC5", 5, "sums"},
+			reg{"ACC6", 6, "sums (blocks: row r+3)"}, reg{"ACC7", 7, "sums"},
+			reg{"P", 8, "the weight, broadcast"},
+			reg{"T0", 9, "v·p"}, reg{"T1", 10, "v·p"},
+			reg{"V0", 11, "v[j, c..c+7] (blocks)"}, reg{"V1", 12, "v[j, c+8..c+15] (blocks)"},
+			reg{"W", 13, "a block's four weights, then which are ±0"}, reg{"ZERO", 14, "+0"},
+		)
+	}
 	g.p("#define OB DI   // o's row r")
 	g.p("#define ROWS BX // rows left")
 	g.p("#define HD4 R8  // hd·4")
@@ -333,7 +347,9 @@ n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
 	g.i("MOVQ", "ldv+48(FP), LDV")
 	g.i("SHLQ", fmt.Sprintf("$%d, LDV", map[int]int{4: 2, 2: 1}[e.size]))
 	g.i("MOVQ", "n+56(FP), N")
-	g.i("VXORPS", "ZERO, ZERO, ZERO")
+	if !fused {
+		g.i("VXORPS", "ZERO, ZERO, ZERO")
+	}
 	g.blank()
 	weightedBlocksAVX2(g, e, fused)
 	g.label("row")
@@ -381,6 +397,9 @@ n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
 			g.i("VBROADCASTSS", "(PP), P")
 			for a := range accs {
 				t := fmt.Sprint("T", a%2)
+				if fused {
+					t = fmt.Sprint("V", a%2)
+				}
 				e.load8(g, fmt.Sprintf("%d(VP)", 8*e.size*a), t)
 				if fused {
 					g.i("VFMADD231PS", fmt.Sprintf("P, %s, ACC%d", t, a))
@@ -421,33 +440,59 @@ n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
 
 // weightedBlocksAVX2 writes ExactWeighted[F16]AVX2's loop over blocks of
 // four rows (see weightedAVX2); it falls through to the one-row loop with
-// fewer than four rows left. Row i of a block has the accumulators ACC2i
-// (and ACC2i+1 in the 16-column chunks). The keys go four at a time while
-// none of their sixteen weights is ±0 (one test for the four), else one
-// at a time with a test of the key's four weights.
+// fewer than four rows left. The columns go in chunks of 16 (two ymm
+// accumulators per row) then of 8; the fused form starts with chunks of
+// 24 (three per row: twelve independent multiply-add chains, enough to
+// cover the latency of VFMADD231PS) while at least 40 columns are left, or
+// exactly 24. Row i of a block has the accumulators ACC(w·i + c), w = 3
+// in the 24-column chunks, else 2. The keys go four at a time while none
+// of their sixteen weights is ±0 (one test for the four), else one at a
+// time with a test of the key's four weights.
 func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 	orow := []string{"(OP)", "(OP)(HD4*1)", "(OP)(HD4*2)", "(M)"}
+	chunks := []int{2, 1}
+	// The ±0 tests' registers: two for weights, one for +0.
+	tw, tw2, zero := "W", "V0", "ZERO"
+	if fused {
+		chunks = []int{3, 2, 1}
+		tw, tw2, zero = "V0", "V1", "P"
+	}
+	setZero := func() {
+		if fused {
+			g.i("VXORPS", "P, P, P")
+		}
+	}
 	g.label("blk")
 	g.i("CMPQ", "ROWS, $4")
 	g.jmp("JB", "row")
 	g.i("XORQ", "C, C")
-	for _, cols := range []int{2, 1} {
+	for ci, cols := range chunks {
 		tag := fmt.Sprint("b", 8*cols)
+		next := "blk_next"
+		if ci+1 < len(chunks) {
+			next = fmt.Sprint("b", 8*chunks[ci+1])
+		}
+		stride := max(cols, 2)
+		acc := func(r, c int) string { return fmt.Sprint("ACC", stride*r+c) }
 		g.label(tag)
 		g.i("MOVQ", "HD4, J")
 		g.i("SUBQ", "C, J")
-		g.i("CMPQ", fmt.Sprintf("J, $%d", 32*cols))
-		if cols == 2 {
-			g.jmp("JB", "b8")
+		if cols == 3 {
+			g.ic("CMPQ", "J, $160", "at least 40 columns left")
+			g.jmp("JAE", tag+"_go")
+			g.ic("CMPQ", "J, $96", "or exactly 24")
+			g.jmp("JNE", next)
+			g.label(tag + "_go")
 		} else {
-			g.jmp("JB", "blk_next")
+			g.i("CMPQ", fmt.Sprintf("J, $%d", 32*cols))
+			g.jmp("JB", next)
 		}
 		g.i("LEAQ", "(OB)(C*1), OP")
 		g.i("LEAQ", "(OP)(HD4*2), M")
 		g.ic("ADDQ", "HD4, M", "o's row r+3")
 		for r := range 4 {
 			for c := range cols {
-				g.i("VMOVUPS", fmt.Sprintf("%d%s, ACC%d", 32*c, orow[r], 2*r+c))
+				g.i("VMOVUPS", fmt.Sprintf("%d%s, %s", 32*c, orow[r], acc(r, c)))
 			}
 		}
 		g.i("MOVQ", "PB, PP")
@@ -459,7 +504,7 @@ func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 		g.i("MOVQ", "N, J")
 		// key writes the products and sums of the key whose weights are at
 		// pp and V row at vp, for the rows whose bit of M is clear when
-		// masked (V in V0, V1).
+		// masked (V in V0, V1, V2).
 		key := func(pp, vp string, masked bool, skip string) {
 			for c := range cols {
 				e.load8(g, fmt.Sprintf("%d%s", 8*e.size*c, vp), fmt.Sprint("V", c))
@@ -472,26 +517,26 @@ func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 				g.i("VBROADCASTSS", fmt.Sprintf("%d%s, P", 4*r, pp))
 				for c := range cols {
 					if fused {
-						g.i("VFMADD231PS", fmt.Sprintf("V%d, P, ACC%d", c, 2*r+c))
+						g.i("VFMADD231PS", fmt.Sprintf("V%d, P, %s", c, acc(r, c)))
 						continue
 					}
 					t := fmt.Sprint("T", c)
 					g.i("VMULPS", fmt.Sprintf("V%d, P, %s", c, t))
-					g.i("VADDPS", fmt.Sprintf("%s, ACC%d, ACC%d", t, 2*r+c, 2*r+c))
+					g.i("VADDPS", fmt.Sprintf("%s, %s, %s", t, acc(r, c), acc(r, c)))
 				}
 				if masked {
 					g.label(fmt.Sprintf("%s%d", skip, r))
 				}
 			}
 		}
-		w, w2 := g.x("W"), g.x("V0")
-		yw, yw2 := g.y("W"), g.y("V0")
+		w, w2 := g.x(tw), g.x(tw2)
+		yw, yw2 := g.y(tw), g.y(tw2)
 		{
 			k4, k1 := tag+"_keys", tag+"_key"
 			g.blank()
 			g.i("PCALIGN", "$32")
 			g.label(k4)
-			if cols == 2 { // (the 8-column tail goes one key at a time)
+			if cols > 1 { // (the 8-column tail goes one key at a time)
 				g.i("CMPQ", "J, $4")
 				g.jmp("JB", k1+"_tail")
 				g.ic("VMOVUPS", "(PP), "+w, "the sixteen weights of keys j..j+3")
@@ -502,7 +547,8 @@ func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 				g.ic("VPSLLD", "$1, "+yw+", "+yw, "without the signs")
 				g.i("VPSLLD", "$1, "+yw2+", "+yw2)
 				g.ic("VPMINUD", yw2+", "+yw+", "+yw, "0 where either is ±0")
-				g.i("VPCMPEQD", g.y("ZERO")+", "+yw+", "+yw)
+				setZero()
+				g.i("VPCMPEQD", g.y(zero)+", "+yw+", "+yw)
 				g.i("VPTEST", yw+", "+yw)
 				g.ic("JNZ", g.l(k1), "some weight is ±0: one key at a time")
 				key("(PP)", "(VP)", false, "")
@@ -523,7 +569,8 @@ func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 			g.label(k1)
 			g.ic("VMOVUPS", "(PP), "+w, "the four rows' weights of key j")
 			g.ic("VPSLLD", "$1, "+w+", "+w, "without the sign")
-			g.ic("VPCMPEQD", g.x("ZERO")+", "+w+", "+w, "±0")
+			setZero()
+			g.ic("VPCMPEQD", g.x(zero)+", "+w+", "+w, "±0")
 			g.i("VMOVMSKPS", w+", M")
 			g.i("TESTL", "M, M")
 			g.ic("JNZ", g.l(k1+"_some"), "some weight is ±0")
@@ -546,7 +593,7 @@ func weightedBlocksAVX2(g *gen, e elem, fused bool) {
 		g.i("ADDQ", "HD4, M")
 		for r := range 4 {
 			for c := range cols {
-				g.i("VMOVUPS", fmt.Sprintf("ACC%d, %d%s", 2*r+c, 32*c, orow[r]))
+				g.i("VMOVUPS", fmt.Sprintf("%s, %d%s", acc(r, c), 32*c, orow[r]))
 			}
 		}
 		g.i("ADDQ", fmt.Sprintf("$%d, C", 32*cols))
