@@ -277,7 +277,8 @@ hd ≥ 1, n ≥ 1. Twin: `+twin+`.`)
 // weightedAVX2: ExactWeighted[F16]AVX2(o *float32, rows, hd int, pt
 // *float32, rs int, v *T, ldv, n int): blocks of four rows first, each in
 // column chunks of 16 (eight ymm accumulators, two per row, held over
-// every key) then of 8, so that a V row is loaded once for four rows:
+// every key; the fused form first takes chunks of 24, see
+// weightedBlocksAVX2) then of 8, so that a V row is loaded once for four rows:
 // per key the four weights are tested for ±0 together (one branch; past
 // the rows' limits they are 0 together and the key is skipped, a block
 // with only some of them 0 takes an out-of-line path that skips those
