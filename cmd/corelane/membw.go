@@ -37,21 +37,34 @@ func readBandwidth(s sched.Schedule, buf []float32) float64 {
 	return best
 }
 
-// reportRoofline prints what the weights alone bound decode at: weight
-// bytes read per token against the read bandwidth measured here, now, on
-// one thread and on the hardware pool, and how close each run came.
-func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, progress func(string)) {
+// measureBandwidth returns the read bandwidth (bytes per second) of one
+// thread and of the hardware pool, keyed by thread count.
+func measureBandwidth(progress func(string)) map[int]float64 {
 	progress("measuring DRAM read bandwidth")
+	defer progress("")
 	buf := make([]float32, bwBytes/4)
 	for i := range buf {
 		buf[i] = 1
 	}
-	bw := map[int]float64{1: readBandwidth(sched.Sequential, buf)}
 	hw := sched.Hardware()
-	bw[hw.Parallelism()] = readBandwidth(hw, buf)
-	progress("")
-	fmt.Fprintf(out, "roofline: %.1f MB of weights per token; DRAM read %.1f GB/s on 1 thread, %.1f GB/s on %d (measured now over %d MiB)\n",
-		float64(bytesPerToken)/1e6, bw[1]/1e9, bw[hw.Parallelism()]/1e9, hw.Parallelism(), bwBytes>>20)
+	return map[int]float64{1: readBandwidth(sched.Sequential, buf), hw.Parallelism(): readBandwidth(hw, buf)}
+}
+
+// reportRoofline prints what the weights alone bound decode at: weight
+// bytes read per token against the read bandwidth, and how close each run
+// came. The bandwidth is measured before the runs (before) and now, after
+// them; a shared machine's bandwidth moves from minute to minute, so the
+// roofline takes the better of the two for each thread count (the decode
+// percentages are then, if anything, low).
+func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, before map[int]float64, progress func(string)) {
+	after := measureBandwidth(progress)
+	hw := sched.Hardware().Parallelism()
+	bw := map[int]float64{}
+	for n, b := range after {
+		bw[n] = max(b, before[n])
+	}
+	fmt.Fprintf(out, "roofline: %.1f MB of weights per token; DRAM read %.1f GB/s on 1 thread, %.1f GB/s on %d (the better of %.1f / %.1f before the runs and %.1f / %.1f after, over %d MiB)\n",
+		float64(bytesPerToken)/1e6, bw[1]/1e9, bw[hw]/1e9, hw, before[1]/1e9, before[hw]/1e9, after[1]/1e9, after[hw]/1e9, bwBytes>>20)
 	if l3 := cpuid.CPU.Cache.L3; l3 > 0 && bytesPerToken < l3 {
 		fmt.Fprintf(out, "roofline: the weights fit in the %d MiB last-level cache: decode reads them from there, not from DRAM\n", l3>>20)
 	}

@@ -213,6 +213,8 @@ func profile(args []string, out io.Writer) error {
 	if _, err := profileRun(model, b.Context(), sdpa.Exact, kvType, prompt[:min(4, len(prompt))], 2, func(p string) { progress("warm-up: " + p) }); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}
+	bwBefore := measureBandwidth(progress)
+	runtime.GC() // the bandwidth buffer
 	stopProfile := func() error { return nil }
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -277,7 +279,7 @@ func profile(args []string, out io.Writer) error {
 		}
 		fmt.Fprintf(info, "%s attention: logits of %s and %s are %s (%d steps)\n", a.mode, a.sched, b.sched, verdict, a.decodeN+1)
 	}
-	reportRoofline(info, int(model.WeightBytesPerToken()), results, progress)
+	reportRoofline(info, int(model.WeightBytesPerToken()), results, bwBefore, progress)
 	fmt.Fprintf(info, "kernels: %s\n", kernelSummary())
 	if !ok {
 		return errors.New("logits differ across schedules: the determinism promise is broken")
