@@ -30,10 +30,10 @@
 // in the high half) and add the two halves in int32 before converting; the
 // MatMul8 hold one sub-block of two columns.
 //
-// Scales: the 12 scale bytes unpack (scalar code) into two qwords
-// lo = sc0..sc3 m0..m3 and hi = sc4..sc7 m4..m7 in the frame at 0(SP) and
-// 8(SP), placed side by side in every
-// 128-bit lane of a register (sc(j) at byte j<4 ? j : j+4, m(j) at
+// Scales: the 12 scale bytes unpack into two qwords lo = sc0..sc3 m0..m3
+// and hi = sc4..sc7 m4..m7, side by side in every 128-bit lane of a
+// register (ymm routines: vector code straight into the register; zmm
+// routines: scalar code, through the frame at 0(SP) and 8(SP)) (sc(j) at byte j<4 ? j : j+4, m(j) at
 // j<4 ? j+4 : j+8); VPSHUFB with the kqSc*/kqMin* controls widens them to
 // int16 words.
 
@@ -102,23 +102,14 @@ matVecQ4KAVX2_block:
 	PREFETCHT0      (32*blockQ4K__size+0)(WP)
 	PREFETCHT0      (32*blockQ4K__size+64)(WP)
 	PREFETCHT0      (32*blockQ4K__size+128)(WP)
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), SWL
-	VPBLENDD        $0xCC, SWL, SCB, SCB
+	VBROADCASTI128  blockQ4K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
 	// M[j] = m_j·(bsums[2j] + bsums[2j+1]).
 	VPSHUFB         kqMin<>+32(SB), SCB, M
 	VPMADDWD        blockQ8K_bsums(XP), M, M
@@ -278,23 +269,14 @@ matVecQ4KAVXVNNI_block:
 	PREFETCHT0      (32*blockQ4K__size+0)(WP)
 	PREFETCHT0      (32*blockQ4K__size+64)(WP)
 	PREFETCHT0      (32*blockQ4K__size+128)(WP)
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), SWL
-	VPBLENDD        $0xCC, SWL, SCB, SCB
+	VBROADCASTI128  blockQ4K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
 	// M[j] = m_j·(bsums[2j] + bsums[2j+1]).
 	VPSHUFB         kqMin<>+32(SB), SCB, M
 	VPMADDWD        blockQ8K_bsums(XP), M, M
@@ -806,23 +788,14 @@ matMul4Q4KAVX2_row:
 	PCALIGN         $32
 matMul4Q4KAVX2_block:
 	// Decode the weight block once: quants, scale words, mins words, d.
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), SWL
-	VPBLENDD        $0xCC, SWL, SCB, SCB
+	VBROADCASTI128  blockQ4K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
 
 	// Chunk 0: sub-blocks 0 and 1.
 	VMOVDQU         blockQ4K_qs+0(WP), QL
@@ -1165,23 +1138,14 @@ matMul4Q4KAVXVNNI_row:
 	PCALIGN         $32
 matMul4Q4KAVXVNNI_block:
 	// Decode the weight block once: quants, scale words, mins words, d.
-	MOVQ            blockQ4K_scales(WP), AX
-	MOVL            blockQ4K_scales+8(WP), R10
-	MOVQ            AX, R11
-	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
-	MOVQ            R11, 0(SP)
-	SHRQ            $2, AX
-	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
-	MOVL            R10, R11
-	SHRL            $4, R11
-	SHLQ            $32, R11
-	ORQ             R11, R10
-	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
-	ORQ             AX, R10
-	MOVQ            R10, 8(SP)
-	VPBROADCASTQ    0(SP), SCB
-	VPBROADCASTQ    8(SP), SWL
-	VPBLENDD        $0xCC, SWL, SCB, SCB
+	VBROADCASTI128  blockQ4K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
 
 	// Chunk 0: sub-blocks 0 and 1.
 	VMOVDQU         blockQ4K_qs+0(WP), QL
@@ -2805,6 +2769,27 @@ GLOBL kqM3F<>(SB), RODATA|NOPTR, $8
 // kqM30: GPR mask of the scale unpack
 DATA kqM30<>+0(SB)/8, $0x3030303030303030
 GLOBL kqM30<>(SB), RODATA|NOPTR, $8
+
+// kqSv: VPSRLVD counts of the vector scale unpack: dword 3 of each 128-bit lane by 4
+DATA kqSv<>+0(SB)/8, $0x0000000000000000
+DATA kqSv<>+8(SB)/8, $0x0000000400000000
+DATA kqSv<>+16(SB)/8, $0x0000000000000000
+DATA kqSv<>+24(SB)/8, $0x0000000400000000
+GLOBL kqSv<>(SB), RODATA|NOPTR, $32
+
+// kqSm1: byte masks of the vector scale unpack: 0x3F (bytes 0..7), 0x0F (8..15), per 128-bit lane
+DATA kqSm1<>+0(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA kqSm1<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kqSm1<>+16(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA kqSm1<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL kqSm1<>(SB), RODATA|NOPTR, $32
+
+// kqSm2: byte masks of the vector scale unpack: 0 (bytes 0..7), 0x30 (8..15), per 128-bit lane
+DATA kqSm2<>+0(SB)/8, $0x0000000000000000
+DATA kqSm2<>+8(SB)/8, $0x3030303030303030
+DATA kqSm2<>+16(SB)/8, $0x0000000000000000
+DATA kqSm2<>+24(SB)/8, $0x3030303030303030
+GLOBL kqSm2<>(SB), RODATA|NOPTR, $32
 
 // kqScW: VPSHUFB controls, 32 bytes per sub-block j: sc(j) in every word (the
 // zmm routines read chunk c's two sub-blocks at +64c)
