@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/corelane/corelane/internal/hugemem"
 )
 
 // Open maps the GGUF file at path read-only into memory and parses it.
@@ -16,6 +18,10 @@ func Open(path string) (*File, error) { return OpenWith(path, Options{}) }
 
 // OpenWith is Open with options.
 func OpenWith(path string, o Options) (*File, error) {
+	load := load
+	if o.HugePages {
+		load = loadHuge
+	}
 	data, release, err := load(path, o.NoMmap)
 	if err != nil {
 		return nil, err
@@ -67,6 +73,30 @@ func readFile(fh *os.File, size int64) ([]byte, func() error, error) {
 		return nil, nil, fmt.Errorf("gguf: read %s: %w", fh.Name(), err)
 	}
 	return b, func() error { return nil }, nil
+}
+
+// loadHuge reads path into a buffer from hugemem (Options.HugePages).
+func loadHuge(path string, _ bool) ([]byte, func() error, error) {
+	fh, size, err := openFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	if size <= 0 {
+		return readFile(fh, size) // size unknown: nothing to allocate ahead
+	}
+	if size != int64(int(size)) {
+		return nil, nil, fmt.Errorf("gguf: %s: %d bytes do not fit in this platform's memory", fh.Name(), size)
+	}
+	buf, err := hugemem.Alloc(int(size))
+	if err != nil {
+		return nil, nil, fmt.Errorf("gguf: %s: %w", fh.Name(), err)
+	}
+	if _, err := io.ReadFull(fh, buf.Bytes); err != nil {
+		buf.Free()
+		return nil, nil, fmt.Errorf("gguf: read %s: %w", fh.Name(), err)
+	}
+	return buf.Bytes, buf.Free, nil
 }
 
 // openFile opens path and returns it with its size, refusing directories.

@@ -23,6 +23,14 @@ type Options struct {
 	// NoMmap makes OpenWith read the file into memory instead of mapping
 	// it (the fallback it uses anyway where mmap is unavailable or fails).
 	NoMmap bool
+	// HugePages makes OpenWith read the file into anonymous memory backed
+	// by 2 MiB transparent huge pages (on Linux, where they are enabled;
+	// elsewhere plain memory) instead of mapping it, overriding NoMmap.
+	// Streaming the weights then takes a TLB miss per 2 MiB instead of per
+	// 4 KiB: a Q4_K matrix-vector product read DRAM about 13% faster so on
+	// a Zen 3. The cost is the file's size in memory the kernel cannot page
+	// out (the page cache the read fills can be evicted), freed by Close.
+	HugePages bool
 }
 
 const (

@@ -261,8 +261,8 @@ func TestAccessors(t *testing.T) {
 
 func equalAny(a, b any) bool { return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b) }
 
-// TestOpen: Open maps the file, OpenWith{NoMmap} reads it, both equal
-// Parse of the bytes; Close drops the views; errors name the path.
+// TestOpen: Open maps the file, OpenWith{NoMmap} and {HugePages} read it,
+// all equal Parse of the bytes; Close drops the views; errors name the path.
 func TestOpen(t *testing.T) {
 	in := &gguf.File{KV: everyValue(), Tensors: tensorsOf()}
 	data := encode(t, in)
@@ -271,7 +271,7 @@ func TestOpen(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, o := range []gguf.Options{{}, {NoMmap: true}} {
+	for _, o := range []gguf.Options{{}, {NoMmap: true}, {HugePages: true}, {HugePages: true, NoMmap: true}} {
 		f, err := gguf.OpenWith(path, o)
 		if err != nil {
 			t.Fatal(err)
@@ -281,7 +281,7 @@ func TestOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 		if f.Tensors[0].Data != nil {
-			t.Errorf("NoMmap=%v: Data kept after Close", o.NoMmap)
+			t.Errorf("%+v: Data kept after Close", o)
 		}
 		if err := f.Close(); err != nil {
 			t.Errorf("second Close: %v", err)

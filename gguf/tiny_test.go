@@ -101,7 +101,12 @@ func TestTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, f := range map[string]*gguf.File{"Parse": parsed, "Open": mapped, "Open NoMmap": read} {
+	huge, err := gguf.OpenWith(path, gguf.Options{HugePages: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer huge.Close()
+	for name, f := range map[string]*gguf.File{"Parse": parsed, "Open": mapped, "Open NoMmap": read, "Open HugePages": huge} {
 		t.Run(name, func(t *testing.T) { checkTiny(t, f, m, int64(len(raw))) })
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"github.com/corelane/corelane/internal/hugemem"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -282,23 +284,29 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 	nb8 := benchK / 32
 	xk, x8 := randQ8K(r, nbK), randQ8_0(r, nb8)
 	dst := make([]float32, rows)
-	var q4 [dramMatrices][]quant.BlockQ4K
-	var q5 [dramMatrices][]quant.BlockQ5K
-	var q6 [dramMatrices][]quant.BlockQ6K
-	var q8 [dramMatrices][]quant.BlockQ8_0
+	// pages=heap: the Go heap (4 KiB pages unless transparent huge pages
+	// are "always"); pages=huge: the same bytes in memory from hugemem, as
+	// gguf.Options.HugePages and corelane profile keep weights.
+	pages := []string{"heap", "huge"}
+	var q4 [2][dramMatrices][]quant.BlockQ4K
+	var q5 [2][dramMatrices][]quant.BlockQ5K
+	var q6 [2][dramMatrices][]quant.BlockQ6K
+	var q8 [2][dramMatrices][]quant.BlockQ8_0
 	for m := range dramMatrices {
-		q4[m], q5[m] = randQ4K(r, rows*nbK), randQ5K(r, rows*nbK)
-		q6[m], q8[m] = randQ6K(r, rows*nbK), randQ8_0(r, rows*nb8)
+		q4[0][m], q5[0][m] = randQ4K(r, rows*nbK), randQ5K(r, rows*nbK)
+		q6[0][m], q8[0][m] = randQ6K(r, rows*nbK), randQ8_0(r, rows*nb8)
+		q4[1][m], q5[1][m] = hugeCopy(b, q4[0][m]), hugeCopy(b, q5[0][m])
+		q6[1][m], q8[1][m] = hugeCopy(b, q6[0][m]), hugeCopy(b, q8[0][m])
 	}
 	types := []struct {
 		name  string
 		bytes int
-		run   func(k Ops, m, r0, r1 int) // rows r0..r1-1 of matrix m
+		run   func(k Ops, p, m, r0, r1 int) // rows r0..r1-1 of matrix m in pages p
 	}{
-		{"q4_K", rows * nbK * 144, func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
-		{"q5_K", rows * nbK * 176, func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
-		{"q6_K", rows * nbK * 210, func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], q6[m][r0*nbK:r1*nbK], xk) }},
-		{"q8_0", rows * nb8 * 34, func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], q8[m][r0*nb8:r1*nb8], x8) }},
+		{"q4_K", rows * nbK * 144, func(k Ops, p, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[p][m][r0*nbK:r1*nbK], xk) }},
+		{"q5_K", rows * nbK * 176, func(k Ops, p, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[p][m][r0*nbK:r1*nbK], xk) }},
+		{"q6_K", rows * nbK * 210, func(k Ops, p, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], q6[p][m][r0*nbK:r1*nbK], xk) }},
+		{"q8_0", rows * nb8 * 34, func(k Ops, p, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], q8[p][m][r0*nb8:r1*nb8], x8) }},
 	}
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
@@ -307,23 +315,39 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 					b.Skip("generic: not a DRAM-bound kernel")
 				}
 				for _, threads := range []int{1, 2} {
-					b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d", rows, benchK, threads), func(b *testing.B) {
-						b.SetBytes(int64(tt.bytes))
-						for i := 0; i < b.N; i++ {
-							m := i % dramMatrices
-							if threads == 1 {
-								tt.run(k, m, 0, rows)
-								continue
+					for p, pg := range pages {
+						b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d/pages=%s", rows, benchK, threads, pg), func(b *testing.B) {
+							b.SetBytes(int64(tt.bytes))
+							for i := 0; i < b.N; i++ {
+								m := i % dramMatrices
+								if threads == 1 {
+									tt.run(k, p, m, 0, rows)
+									continue
+								}
+								done := make(chan struct{})
+								go func() { tt.run(k, p, m, rows/2, rows); close(done) }()
+								tt.run(k, p, m, 0, rows/2)
+								<-done
 							}
-							done := make(chan struct{})
-							go func() { tt.run(k, m, rows/2, rows); close(done) }()
-							tt.run(k, m, 0, rows/2)
-							<-done
-						}
-						per256(b, rows*benchK)
-					})
+							per256(b, rows*benchK)
+						})
+					}
 				}
 			})
 		})
 	}
+}
+
+// hugeCopy returns a copy of src in memory from hugemem, freed when the
+// benchmark ends.
+func hugeCopy[T any](b *testing.B, src []T) []T {
+	var z T
+	buf, err := hugemem.Alloc(len(src) * int(unsafe.Sizeof(z)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { buf.Free() })
+	dst := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(buf.Bytes))), len(src))
+	copy(dst, src)
+	return dst
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -127,6 +128,47 @@ func TestProfileBenchfmt(t *testing.T) {
 	}
 	if n != 8 {
 		t.Errorf("%d benchmark lines, want 8 (2 schedules × 2 modes × 2 phases):\n%s", n, out.String())
+	}
+}
+
+// TestProfileHugePages: random models get huge pages unless
+// -hugepages=false, files only with -hugepages; each run says which, and
+// where the weights are changes no logit.
+func TestProfileHugePages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("profile runs a small model")
+	}
+	hashes := map[string]string{}
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"preset", []string{"-preset", "tiny", "-layers", "1"}, "pages: huge pages requested for the"},
+		{"preset-off", []string{"-preset", "tiny", "-layers", "1", "-hugepages=false"}, "pages: weights in the Go heap (-hugepages=false)"},
+		{"file", []string{"-model", stories}, "pages: weights mapped from the file"},
+		{"file-huge", []string{"-model", stories, "-hugepages"}, "pages: huge pages requested for the"},
+	} {
+		var out bytes.Buffer
+		args := append([]string{"profile", "-prefill", "3", "-decode", "2", "-quiet", "-attention", "exact"}, c.args...)
+		if err := run(args, &out); err != nil {
+			t.Fatalf("%s: %v\n%s", c.name, err, out.String())
+		}
+		s := out.String()
+		if !strings.Contains(s, c.want) {
+			t.Errorf("%s: output lacks %q:\n%s", c.name, c.want, s)
+		}
+		if runtime.GOOS == "linux" && strings.HasPrefix(c.want, "pages: huge") && !strings.Contains(s, "of the process's memory is in huge pages") {
+			t.Errorf("%s: no huge page count on Linux:\n%s", c.name, s)
+		}
+		h := regexp.MustCompile(`(?m) ([0-9a-f]{16})$`).FindStringSubmatch(s)
+		if h == nil {
+			t.Fatalf("%s: no logits hash in:\n%s", c.name, s)
+		}
+		hashes[c.name] = h[1]
+	}
+	if hashes["preset"] != hashes["preset-off"] || hashes["file"] != hashes["file-huge"] {
+		t.Errorf("logits hashes depend on the pages: %v", hashes)
 	}
 }
 

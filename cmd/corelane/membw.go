@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"time"
+	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/corelane/corelane/internal/hugemem"
 	"github.com/corelane/corelane/kernels"
 	"github.com/corelane/corelane/sched"
 )
@@ -38,11 +41,25 @@ func readBandwidth(s sched.Schedule, buf []float32) float64 {
 }
 
 // measureBandwidth returns the read bandwidth (bytes per second) of one
-// thread and of the hardware pool, keyed by thread count.
-func measureBandwidth(progress func(string)) map[int]float64 {
+// thread and of the hardware pool, keyed by thread count. With huge, the
+// buffer comes from hugemem, as the weights then do: the roofline compares
+// the weights' stream with a read of the same kind of memory.
+func measureBandwidth(huge bool, progress func(string)) map[int]float64 {
 	progress("measuring DRAM read bandwidth")
 	defer progress("")
-	buf := make([]float32, bwBytes/4)
+	var buf []float32
+	if huge {
+		b, err := hugemem.Alloc(bwBytes)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "corelane: %v: the bandwidth is measured over Go heap memory instead\n", err)
+		} else {
+			defer b.Free()
+			buf = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b.Bytes))), bwBytes/4)
+		}
+	}
+	if buf == nil {
+		buf = make([]float32, bwBytes/4)
+	}
 	for i := range buf {
 		buf[i] = 1
 	}
@@ -56,15 +73,19 @@ func measureBandwidth(progress func(string)) map[int]float64 {
 // them; a shared machine's bandwidth moves from minute to minute, so the
 // roofline takes the better of the two for each thread count (the decode
 // percentages are then, if anything, low).
-func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, before map[int]float64, progress func(string)) {
-	after := measureBandwidth(progress)
+func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, before map[int]float64, huge bool, progress func(string)) {
+	after := measureBandwidth(huge, progress)
 	hw := sched.Hardware().Parallelism()
 	bw := map[int]float64{}
 	for n, b := range after {
 		bw[n] = max(b, before[n])
 	}
-	fmt.Fprintf(out, "roofline: %.1f MB of weights per token; DRAM read %.1f GB/s on 1 thread, %.1f GB/s on %d (the better of %.1f / %.1f before the runs and %.1f / %.1f after, over %d MiB)\n",
-		float64(bytesPerToken)/1e6, bw[1]/1e9, bw[hw]/1e9, hw, before[1]/1e9, before[hw]/1e9, after[1]/1e9, after[hw]/1e9, bwBytes>>20)
+	pages := "Go heap memory"
+	if huge {
+		pages = "memory with huge pages requested, as for the weights"
+	}
+	fmt.Fprintf(out, "roofline: %.1f MB of weights per token; DRAM read %.1f GB/s on 1 thread, %.1f GB/s on %d (the better of %.1f / %.1f before the runs and %.1f / %.1f after, over %d MiB of %s)\n",
+		float64(bytesPerToken)/1e6, bw[1]/1e9, bw[hw]/1e9, hw, before[1]/1e9, before[hw]/1e9, after[1]/1e9, after[hw]/1e9, bwBytes>>20, pages)
 	if l3 := cpuid.CPU.Cache.L3; l3 > 0 && bytesPerToken < l3 {
 		fmt.Fprintf(out, "roofline: the weights fit in the %d MiB last-level cache: decode reads them from there, not from DRAM\n", l3>>20)
 	}
@@ -80,4 +101,24 @@ func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, befor
 		got := float64(r.decodeN) / r.decode.Seconds()
 		fmt.Fprintf(out, "roofline: %s %s decode %.2f tok/s = %.0f%% of the %.2f tok/s the bandwidth allows\n", r.sched, r.mode, got, 100*got/roof, roof)
 	}
+}
+
+// reportPages says where the weights are and how much of the process's
+// memory the system put in huge pages, so that -hugepages is seen to take
+// effect (or not: transparent huge pages off, no free 2 MiB frames).
+func reportPages(out io.Writer, huge, file bool, weightBytes int64) {
+	switch {
+	case !huge && file:
+		fmt.Fprintf(out, "pages: weights mapped from the file (-hugepages reads them into huge pages)\n")
+		return
+	case !huge:
+		fmt.Fprintf(out, "pages: weights in the Go heap (-hugepages=false)\n")
+		return
+	}
+	hb, ok := hugemem.HugeBytes()
+	if !ok {
+		fmt.Fprintf(out, "pages: huge pages requested for the weights; how many were granted is not known on this system\n")
+		return
+	}
+	fmt.Fprintf(out, "pages: huge pages requested for the %.1f MB of weights; %.1f MB of the process's memory is in huge pages\n", float64(weightBytes)/1e6, float64(hb)/1e6)
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/corelane/corelane/engine/llama"
 	"github.com/corelane/corelane/gguf"
+	"github.com/corelane/corelane/internal/hugemem"
 	"github.com/corelane/corelane/quant"
 	"github.com/corelane/corelane/sched"
 )
@@ -100,7 +100,24 @@ func tensorType(mix, name string, layers int) quant.Type {
 // gguf.Encode with zero data, gguf.Parse), then each tensor's data is
 // written in place with random values, quantized. ctx is the context the
 // metadata states.
-func newModel(m modelShape, mix string, seed uint64, ctx int, progress func(string)) (*llama.Model, error) {
+// sliceWriter writes into a fixed slice, failing when it is full.
+type sliceWriter struct {
+	b []byte
+	n int
+}
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	if len(p) > len(w.b)-w.n {
+		return 0, fmt.Errorf("model file larger than the %d bytes reserved for it", len(w.b))
+	}
+	w.n += copy(w.b[w.n:], p)
+	return len(p), nil
+}
+
+// newModel makes a random model of shape m, its weights quantized by the
+// mix rule, in huge-page memory when huge is set. release frees the
+// weights' memory; the model must not be used afterwards.
+func newModel(m modelShape, mix string, seed uint64, ctx int, huge bool, progress func(string)) (model *llama.Model, release func() error, err error) {
 	r := rand.New(rand.NewPCG(seed, seed^0x9E3779B97F4A7C15))
 	kv, ts := llama.Schema(m.config(ctx))
 	largest := int64(0)
@@ -117,14 +134,31 @@ func newModel(m modelShape, mix string, seed uint64, ctx int, progress func(stri
 		ts[i].Data = zeros[:ts[i].Bytes()]
 		total += ts[i].Bytes() + 32
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(total) + 1<<20)
-	if err := gguf.Encode(&buf, &gguf.File{KV: kv, Tensors: ts}); err != nil {
-		return nil, err
+	// The file is written straight into its final memory: from hugemem
+	// when huge is set (see gguf.Options.HugePages), else the Go heap.
+	var mem []byte
+	release = func() error { return nil }
+	if huge {
+		b, err := hugemem.Alloc(int(total) + 1<<20)
+		if err != nil {
+			return nil, nil, err
+		}
+		mem, release = b.Bytes, b.Free
+	} else {
+		mem = make([]byte, int(total)+1<<20)
 	}
-	f, err := gguf.Parse(buf.Bytes())
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
+	w := &sliceWriter{b: mem}
+	if err := gguf.Encode(w, &gguf.File{KV: kv, Tensors: ts}); err != nil {
+		return nil, nil, err
+	}
+	f, err := gguf.Parse(mem[:w.n])
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ws := 8 / float64(m.Dim) // keeps activations O(1) through the layers
 	for i := range f.Tensors {
@@ -148,7 +182,7 @@ func newModel(m modelShape, mix string, seed uint64, ctx int, progress func(stri
 		}
 		rb, err := quant.RowSize(t.Type, cols)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// t.Data is a view of buf: the tensor's bytes are written in
 		// place. Rows quantize independently: spread them over the cores.
@@ -156,8 +190,9 @@ func newModel(m modelShape, mix string, seed uint64, ctx int, progress func(stri
 			return quant.QuantizeRows(t.Type, t.Data[start*rb:end*rb], vals[start*cols:end*cols], cols)
 		})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", t.Name, err)
 		}
 	}
-	return llama.Load(f)
+	model, err = llama.Load(f)
+	return model, release, err
 }

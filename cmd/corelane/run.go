@@ -47,7 +47,7 @@ type runOptions struct {
 	n, topK, threads, ctx                                int
 	temp, topP                                           float64
 	seed                                                 uint64
-	ids, quiet                                           bool
+	ids, quiet, huge                                     bool
 }
 
 // runCmd is corelane run: out gets the generated text or ids, errOut the
@@ -72,6 +72,7 @@ func runCmd(args []string, out, errOut io.Writer) error {
 	fs.StringVar(&o.logits, "logits", "", "write every step's logits to `file`")
 	fs.StringVar(&o.force, "force", "", "teacher-force these token `ids` after the prompt")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no speeds on stderr")
+	fs.BoolVar(&o.huge, "hugepages", false, "read the file into memory backed by 2 MiB huge pages (where Linux grants them) instead of mapping it: faster decode, at the cost of the file's size in memory")
 	if err := fs.Parse(args); err == flag.ErrHelp {
 		fmt.Fprint(out, runUsage)
 		fs.SetOutput(out)
@@ -135,7 +136,7 @@ func runModel(o runOptions, out, errOut io.Writer) error {
 	if !o.quiet && isTerminal(errOut) {
 		progress = func(s string) { fmt.Fprintf(errOut, "\r\033[K%s", s) }
 	}
-	m, err := llama.Open(o.model)
+	m, err := llama.OpenWith(o.model, gguf.Options{HugePages: o.huge})
 	if err != nil {
 		if !strings.Contains(err.Error(), o.model) {
 			err = fmt.Errorf("%s: %w", o.model, err)

@@ -152,11 +152,18 @@ func TestRunSampling(t *testing.T) {
 
 // TestRunStoriesReference: through the command line, 256 greedy steps
 // from BOS give run.c's ids and logits within 1e-4 (the decoder's own
-// tests cover every schedule and variant).
+// tests cover every schedule and variant), with the file mapped and with
+// it read into huge pages.
 func TestRunStoriesReference(t *testing.T) {
+	for _, huge := range []string{"-hugepages=false", "-hugepages"} {
+		t.Run(huge, func(t *testing.T) { runStoriesReference(t, huge) })
+	}
+}
+
+func runStoriesReference(t *testing.T, huge string) {
 	dir := filepath.Join(refdata.Dir(t, "models"), "stories260K", "ref")
 	lf := filepath.Join(t.TempDir(), "l.f32")
-	out, _, err := runOut(t, "run", "-model", stories, "-n", "256", "-ctx", "256", "-ids", "-quiet", "-logits", lf)
+	out, _, err := runOut(t, "run", "-model", stories, "-n", "256", "-ctx", "256", "-ids", "-quiet", "-logits", lf, huge)
 	if err != nil {
 		t.Fatal(err)
 	}

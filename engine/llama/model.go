@@ -40,8 +40,14 @@ var matrixTypes = []quant.Type{quant.F32, quant.FP16, quant.Q8_0, quant.Q4K, qua
 
 // Open opens the GGUF file at path (memory-mapped) and loads it; Close
 // releases it.
-func Open(path string) (*Model, error) {
-	f, err := gguf.Open(path)
+func Open(path string) (*Model, error) { return OpenWith(path, gguf.Options{}) }
+
+// OpenWith is Open with the file opened by gguf.OpenWith(path, o): for
+// instance o.HugePages, which reads the weights into huge-page-backed
+// memory instead of mapping the file (faster decode, at the cost of the
+// file's size in memory; see gguf.Options).
+func OpenWith(path string, o gguf.Options) (*Model, error) {
+	f, err := gguf.OpenWith(path, o)
 	if err != nil {
 		return nil, err
 	}
