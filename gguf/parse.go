@@ -30,6 +30,8 @@ type Options struct {
 	// 4 KiB: a Q4_K matrix-vector product read DRAM about 13% faster so on
 	// a Zen 3. The cost is the file's size in memory the kernel cannot page
 	// out (the page cache the read fills can be evicted), freed by Close.
+	// A file whose size is not known ahead (a pipe) is read into ordinary
+	// memory: there is nothing to size the huge-page buffer by.
 	HugePages bool
 }
 

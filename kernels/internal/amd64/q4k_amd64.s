@@ -51,7 +51,7 @@
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
-// AX, R10, R11: scratch (the scale unpack).
+// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
 // Activation addresses of columns (MatMul8: column pairs) 1..3.
 #define XC1(off) off(XP)(XS*1)
@@ -78,7 +78,7 @@
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C
-TEXT ·MatVecQ4KAVX2(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ4KAVX2(SB), NOSPLIT, $0-40
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
@@ -245,7 +245,7 @@ matVecQ4KAVX2_ret:
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C, AVX-VNNI
-TEXT ·MatVecQ4KAVXVNNI(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ4KAVXVNNI(SB), NOSPLIT, $0-40
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
@@ -755,10 +755,10 @@ matVecQ4KAVX512VNNI_ret:
 // dst[c·ldd + r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb]) for
 // r < rows and c < 4: one weight row against four activation columns at a
 // time, so that each weight block is decoded once for four dots.
-// The float accumulators acc and accm of column k live at 16+64k(SP) and
-// 48+64k(SP).
+// The float accumulators acc and accm of column k live at 64k(SP) and
+// 32+64k(SP).
 // Requires: AVX2, F16C
-TEXT ·MatMul4Q4KAVX2(SB), NOSPLIT, $272-48
+TEXT ·MatMul4Q4KAVX2(SB), NOSPLIT, $256-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+16(FP), WP
 	MOVQ            x+24(FP), XROW
@@ -772,14 +772,14 @@ TEXT ·MatMul4Q4KAVX2(SB), NOSPLIT, $272-48
 
 matMul4Q4KAVX2_row:
 	VXORPS          QL, QL, QL
-	VMOVUPS         QL, 16(SP)
-	VMOVUPS         QL, 48(SP)
-	VMOVUPS         QL, 80(SP)
-	VMOVUPS         QL, 112(SP)
-	VMOVUPS         QL, 144(SP)
-	VMOVUPS         QL, 176(SP)
-	VMOVUPS         QL, 208(SP)
-	VMOVUPS         QL, 240(SP)
+	VMOVUPS         QL, 0(SP)
+	VMOVUPS         QL, 32(SP)
+	VMOVUPS         QL, 64(SP)
+	VMOVUPS         QL, 96(SP)
+	VMOVUPS         QL, 128(SP)
+	VMOVUPS         QL, 160(SP)
+	VMOVUPS         QL, 192(SP)
+	VMOVUPS         QL, 224(SP)
 	MOVQ            XROW, XP
 	MOVQ            NB, N
 	TESTQ           N, N
@@ -938,10 +938,10 @@ matMul4Q4KAVX2_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A0, A0
 	VMULPS          SWU, QL, QL
-	VADDPS          16(SP), A0, A0
-	VMOVUPS         A0, 16(SP)
-	VADDPS          48(SP), QL, QL
-	VMOVUPS         QL, 48(SP)
+	VADDPS          0(SP), A0, A0
+	VMOVUPS         A0, 0(SP)
+	VADDPS          32(SP), QL, QL
+	VMOVUPS         QL, 32(SP)
 
 	// Column 1: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC1(blockQ8K_bsums), MW, QL
@@ -952,10 +952,10 @@ matMul4Q4KAVX2_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A1, A1
 	VMULPS          SWU, QL, QL
-	VADDPS          80(SP), A1, A1
-	VMOVUPS         A1, 80(SP)
-	VADDPS          112(SP), QL, QL
-	VMOVUPS         QL, 112(SP)
+	VADDPS          64(SP), A1, A1
+	VMOVUPS         A1, 64(SP)
+	VADDPS          96(SP), QL, QL
+	VMOVUPS         QL, 96(SP)
 
 	// Column 2: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC2(blockQ8K_bsums), MW, QL
@@ -966,10 +966,10 @@ matMul4Q4KAVX2_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A2, A2
 	VMULPS          SWU, QL, QL
-	VADDPS          144(SP), A2, A2
-	VMOVUPS         A2, 144(SP)
-	VADDPS          176(SP), QL, QL
-	VMOVUPS         QL, 176(SP)
+	VADDPS          128(SP), A2, A2
+	VMOVUPS         A2, 128(SP)
+	VADDPS          160(SP), QL, QL
+	VMOVUPS         QL, 160(SP)
 
 	// Column 3: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC3(blockQ8K_bsums), MW, QL
@@ -980,10 +980,10 @@ matMul4Q4KAVX2_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A3, A3
 	VMULPS          SWU, QL, QL
-	VADDPS          208(SP), A3, A3
-	VMOVUPS         A3, 208(SP)
-	VADDPS          240(SP), QL, QL
-	VMOVUPS         QL, 240(SP)
+	VADDPS          192(SP), A3, A3
+	VMOVUPS         A3, 192(SP)
+	VADDPS          224(SP), QL, QL
+	VMOVUPS         QL, 224(SP)
 
 	ADDQ            $blockQ4K__size, WP
 	ADDQ            $blockQ8K__size, XP
@@ -994,8 +994,8 @@ matMul4Q4KAVX2_rowend:
 	MOVQ            ldd+8(FP), AX
 	SHLQ            $2, AX
 	LEAQ            (AX)(AX*2), R10
-	VMOVUPS         16(SP), QL
-	VMOVUPS         48(SP), QU
+	VMOVUPS         0(SP), QL
+	VMOVUPS         32(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1010,8 +1010,8 @@ matMul4Q4KAVX2_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)
-	VMOVUPS         80(SP), QL
-	VMOVUPS         112(SP), QU
+	VMOVUPS         64(SP), QL
+	VMOVUPS         96(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1026,8 +1026,8 @@ matMul4Q4KAVX2_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)(AX*1)
-	VMOVUPS         144(SP), QL
-	VMOVUPS         176(SP), QU
+	VMOVUPS         128(SP), QL
+	VMOVUPS         160(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1042,8 +1042,8 @@ matMul4Q4KAVX2_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)(AX*2)
-	VMOVUPS         208(SP), QL
-	VMOVUPS         240(SP), QU
+	VMOVUPS         192(SP), QL
+	VMOVUPS         224(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1105,10 +1105,10 @@ matMul4Q4KAVX2_ret:
 // dst[c·ldd + r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb]) for
 // r < rows and c < 4: one weight row against four activation columns at a
 // time, so that each weight block is decoded once for four dots.
-// The float accumulators acc and accm of column k live at 16+64k(SP) and
-// 48+64k(SP).
+// The float accumulators acc and accm of column k live at 64k(SP) and
+// 32+64k(SP).
 // Requires: AVX2, F16C, AVX-VNNI
-TEXT ·MatMul4Q4KAVXVNNI(SB), NOSPLIT, $272-48
+TEXT ·MatMul4Q4KAVXVNNI(SB), NOSPLIT, $256-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+16(FP), WP
 	MOVQ            x+24(FP), XROW
@@ -1122,14 +1122,14 @@ TEXT ·MatMul4Q4KAVXVNNI(SB), NOSPLIT, $272-48
 
 matMul4Q4KAVXVNNI_row:
 	VXORPS          QL, QL, QL
-	VMOVUPS         QL, 16(SP)
-	VMOVUPS         QL, 48(SP)
-	VMOVUPS         QL, 80(SP)
-	VMOVUPS         QL, 112(SP)
-	VMOVUPS         QL, 144(SP)
-	VMOVUPS         QL, 176(SP)
-	VMOVUPS         QL, 208(SP)
-	VMOVUPS         QL, 240(SP)
+	VMOVUPS         QL, 0(SP)
+	VMOVUPS         QL, 32(SP)
+	VMOVUPS         QL, 64(SP)
+	VMOVUPS         QL, 96(SP)
+	VMOVUPS         QL, 128(SP)
+	VMOVUPS         QL, 160(SP)
+	VMOVUPS         QL, 192(SP)
+	VMOVUPS         QL, 224(SP)
 	MOVQ            XROW, XP
 	MOVQ            NB, N
 	TESTQ           N, N
@@ -1260,10 +1260,10 @@ matMul4Q4KAVXVNNI_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A0, A0
 	VMULPS          SWU, QL, QL
-	VADDPS          16(SP), A0, A0
-	VMOVUPS         A0, 16(SP)
-	VADDPS          48(SP), QL, QL
-	VMOVUPS         QL, 48(SP)
+	VADDPS          0(SP), A0, A0
+	VMOVUPS         A0, 0(SP)
+	VADDPS          32(SP), QL, QL
+	VMOVUPS         QL, 32(SP)
 
 	// Column 1: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC1(blockQ8K_bsums), MW, QL
@@ -1274,10 +1274,10 @@ matMul4Q4KAVXVNNI_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A1, A1
 	VMULPS          SWU, QL, QL
-	VADDPS          80(SP), A1, A1
-	VMOVUPS         A1, 80(SP)
-	VADDPS          112(SP), QL, QL
-	VMOVUPS         QL, 112(SP)
+	VADDPS          64(SP), A1, A1
+	VMOVUPS         A1, 64(SP)
+	VADDPS          96(SP), QL, QL
+	VMOVUPS         QL, 96(SP)
 
 	// Column 2: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC2(blockQ8K_bsums), MW, QL
@@ -1288,10 +1288,10 @@ matMul4Q4KAVXVNNI_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A2, A2
 	VMULPS          SWU, QL, QL
-	VADDPS          144(SP), A2, A2
-	VMOVUPS         A2, 144(SP)
-	VADDPS          176(SP), QL, QL
-	VMOVUPS         QL, 176(SP)
+	VADDPS          128(SP), A2, A2
+	VMOVUPS         A2, 128(SP)
+	VADDPS          160(SP), QL, QL
+	VMOVUPS         QL, 160(SP)
 
 	// Column 3: acc += dd·float32(A), accm += dm·float32(M).
 	VPMADDWD        XC3(blockQ8K_bsums), MW, QL
@@ -1302,10 +1302,10 @@ matMul4Q4KAVXVNNI_block:
 	VMULPS          DMF, QU, SWU
 	VMULPS          SWL, A3, A3
 	VMULPS          SWU, QL, QL
-	VADDPS          208(SP), A3, A3
-	VMOVUPS         A3, 208(SP)
-	VADDPS          240(SP), QL, QL
-	VMOVUPS         QL, 240(SP)
+	VADDPS          192(SP), A3, A3
+	VMOVUPS         A3, 192(SP)
+	VADDPS          224(SP), QL, QL
+	VMOVUPS         QL, 224(SP)
 
 	ADDQ            $blockQ4K__size, WP
 	ADDQ            $blockQ8K__size, XP
@@ -1316,8 +1316,8 @@ matMul4Q4KAVXVNNI_rowend:
 	MOVQ            ldd+8(FP), AX
 	SHLQ            $2, AX
 	LEAQ            (AX)(AX*2), R10
-	VMOVUPS         16(SP), QL
-	VMOVUPS         48(SP), QU
+	VMOVUPS         0(SP), QL
+	VMOVUPS         32(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1332,8 +1332,8 @@ matMul4Q4KAVXVNNI_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)
-	VMOVUPS         80(SP), QL
-	VMOVUPS         112(SP), QU
+	VMOVUPS         64(SP), QL
+	VMOVUPS         96(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1348,8 +1348,8 @@ matMul4Q4KAVXVNNI_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)(AX*1)
-	VMOVUPS         144(SP), QL
-	VMOVUPS         176(SP), QU
+	VMOVUPS         128(SP), QL
+	VMOVUPS         160(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2
@@ -1364,8 +1364,8 @@ matMul4Q4KAVXVNNI_rowend:
 	VADDSS          X2, X1, X1
 	VSUBSS          X1, X0, X0
 	VMOVSS          X0, (DST)(AX*2)
-	VMOVUPS         208(SP), QL
-	VMOVUPS         240(SP), QU
+	VMOVUPS         192(SP), QL
+	VMOVUPS         224(SP), QU
 	VEXTRACTF128    $1, QL, X2
 	VADDPS          X2, X0, X0
 	VEXTRACTF128    $1, QU, X2

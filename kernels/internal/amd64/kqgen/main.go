@@ -300,7 +300,7 @@ func (g *gen) file() {
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
-// AX, R10, R11: scratch (the scale unpack).
+// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
 // Activation addresses of columns (MatMul8: column pairs) 1..3.
 #define XC1(off) off(XP)(XS*1)
@@ -538,7 +538,11 @@ func (g *gen) matVec(v isa) {
 		}
 		g.named(rs...)
 	}
-	g.text(name, "$16-40", sigVec, fmt.Sprintf("dst[r] = %s(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.", t.twin), v)
+	frame := "$0-40" // the ymm routines unpack the scales in registers
+	if v.zmm {
+		frame = "$16-40" // the scale qwords (scales)
+	}
+	g.text(name, frame, sigVec, fmt.Sprintf("dst[r] = %s(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.", t.twin), v)
 	g.args(false, "x")
 	g.i("TESTQ", "ROWS, ROWS")
 	g.i("JZ", g.l("ret"))
@@ -737,9 +741,9 @@ time, so that each weight block is decoded once for four dots.`, t.twin)
 			reg{"SCB", "Y14", "scale bytes"},
 			reg{"NIB", "Y15", "0x0F bytes"},
 		)
-		g.text(name, "$272-48", sigMul, doc+`
-The float accumulators acc and accm of column k live at 16+64k(SP) and
-48+64k(SP).`, v)
+		g.text(name, "$256-48", sigMul, doc+`
+The float accumulators acc and accm of column k live at 64k(SP) and
+32+64k(SP).`, v)
 	}
 	g.args(true, "x")
 	g.i("TESTQ", "ROWS, ROWS")
@@ -760,7 +764,7 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 	} else {
 		g.i("VXORPS", "QL, QL, QL")
 		for k := 0; k < 8; k++ {
-			g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 16+32*k))
+			g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32*k))
 		}
 	}
 	g.rowStart()
@@ -844,10 +848,10 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 			g.i("VMULPS", "DMF, QU, SWU")
 			g.i("VMULPS", "SWL, "+a+", "+a)
 			g.i("VMULPS", "SWU, QL, QL")
-			g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 16+64*k, a, a))
-			g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 16+64*k))
-			g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 48+64*k))
-			g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 48+64*k))
+			g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 64*k, a, a))
+			g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 64*k))
+			g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 32+64*k))
+			g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32+64*k))
 		}
 	}
 	g.blockEnd("$blockQ8K__size")
@@ -862,8 +866,8 @@ The float accumulators acc and accm of column k live at 16+64k(SP) and
 			g.i("VMOVSS", g.x(acc)+", "+outs[k])
 			continue
 		}
-		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QL", 16+64*k))
-		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QU", 48+64*k))
+		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QL", 64*k))
+		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QU", 32+64*k))
 		g.hsumY("QL", "QU", "SWL")
 		g.i("VMOVSS", g.x("QL")+", "+outs[k])
 	}
