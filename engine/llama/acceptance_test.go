@@ -220,15 +220,21 @@ func TestStoriesF32(t *testing.T) {
 // the order of the quantizations, one of layer 3's attention input) lands
 // at x·(1/d) = −14.50047 and rounds to −15; forcing that one int8 to −14,
 // and changing nothing else, brings every later step's logits within 2e-6
-// of llama.cpp's. The values feeding it differ from llama.cpp's by far
-// more than the last bit (by ≥ 1.9e-5 in 0.59 here): quantization hides
-// small differences from the logits until one crosses a boundary, so
-// agreement to 1e-6 before that step says that the quantized values
-// matched, not the floats. So the bound of 0.05 at every step cannot
-// be met by a decoder that does not reproduce llama.cpp's x86 float order
-// bit for bit; the test asserts what holds — agreement to 1e-5 before the
-// first such step, and greedy ids equal to llama.cpp's wherever the
-// logits' difference cannot flip its choice — and logs the rest.
+// of llama.cpp's. The values feeding it differ from llama.cpp's by far more
+// than the last bit (2.6e-5 in 0.59): from step 2 on, SwiGLU outputs that
+// differ in their last bits now and then round to different binary16
+// values for the F16 ffn_down, which the Q8_0 quantizations after it hide
+// from the logits until one crosses a boundary. ggml does the same to
+// itself: built without its x86 SIMD code, from the source the peer harness
+// measures, it parts from llama.cpp's logits at the same step 14 and by as
+// much (max 0.782, median 0.254; greedy ids equal for 19 steps, as here),
+// and corelane stays closer to that build than either is to llama.cpp
+// (bench/ggmlref, bench/results/2026-12-03-zen3-ggmlref). So the issue's
+// bound of 0.05 at every step is met only by code that repeats ggml's x86
+// SIMD float order bit for bit; the test asserts what holds — agreement to
+// 1e-5 before the first such step, and greedy ids equal to llama.cpp's
+// wherever the logits' difference cannot flip its choice — and logs the
+// rest.
 func TestStoriesQ4KM(t *testing.T) {
 	dir := filepath.Join(refdata.Dir(t, "models"), "stories260K")
 	m := openModel(t, filepath.Join(dir, "stories260K-q4km.gguf"))
