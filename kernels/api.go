@@ -303,3 +303,14 @@ func ExpSum(dst, x []float32, sub float32) (float32, error) {
 	}
 	return load().ops.ExpSum(dst, x, sub), nil
 }
+
+// SwiGLU sets dst[i] = SiLU(gate[i])·up[i], the gated activation of
+// Llama's feed-forward block, with the same bits on every variant and CPU
+// (NaN results are the canonical NaN). dst may be gate or up.
+func SwiGLU(dst, gate, up []float32) error {
+	if len(dst) != len(gate) || len(gate) != len(up) {
+		return shapeErr("SwiGLU", "len(dst) = %d, len(gate) = %d, len(up) = %d, want equal", len(dst), len(gate), len(up))
+	}
+	load().ops.SwiGLU(dst, gate, up)
+	return nil
+}

@@ -376,3 +376,12 @@ func fastScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
 	}
 	amd64.FastScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
 }
+
+func swiGLUAVX2(dst, gate, up []float32) {
+	checkSwiGLU(dst, gate, up)
+	n := len(gate) &^ 7
+	if n > 0 {
+		amd64.SwiGLUAVX2(&dst[0], &gate[0], &up[0], n)
+	}
+	swiGLUGeneric(dst[n:], gate[n:], up[n:])
+}

@@ -236,6 +236,7 @@ func BenchmarkF32(b *testing.B) {
 		{"scale", func(k Ops) { k.Scale(1, y) }},
 		{"max", func(k Ops) { sink += k.Max(x) }},
 		{"expsum", func(k Ops) { sink += k.ExpSum(dst, x, 4) }},
+		{"swiglu", func(k Ops) { k.SwiGLU(dst, x, y) }},
 	}
 	for _, op := range ops {
 		b.Run("op="+op.name, func(b *testing.B) {

@@ -50,6 +50,7 @@ func genericVariant() Variant {
 		Scale:     scaleGeneric,
 		Max:       maxGeneric,
 		ExpSum:    expSumGeneric,
+		SwiGLU:    swiGLUGeneric,
 
 		WidenF16:      widenF16Generic,
 		ExactScores:   exactScoresGeneric,

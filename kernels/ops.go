@@ -86,6 +86,11 @@ type Ops struct {
 	// ExpSum sets dst[i] = exp(x[i] − sub) (len(dst) == len(x)) and returns
 	// the sum of the dst values, with a vectorised exp (see Exp32).
 	ExpSum func(dst, x []float32, sub float32) float32
+	// SwiGLU sets dst[i] = SiLU(gate[i])·up[i] (len(dst) == len(gate) ==
+	// len(up); dst may be gate or up): gate/(1 + Exp(−gate)) and then the
+	// product, each operation rounded to float32, and the canonical NaN
+	// for every NaN result. Every variant returns the generic kernel's bits.
+	SwiGLU func(dst, gate, up []float32)
 
 	// Attention kernels (package sdpa; see attn.go). The Exact* kernels
 	// have a fixed rounding order: every variant returns the generic
@@ -209,6 +214,7 @@ var opList = []struct {
 	{"Scale", func(o *Ops) bool { return o.Scale != nil }, func(d, s *Ops) { d.Scale = s.Scale }},
 	{"Max", func(o *Ops) bool { return o.Max != nil }, func(d, s *Ops) { d.Max = s.Max }},
 	{"ExpSum", func(o *Ops) bool { return o.ExpSum != nil }, func(d, s *Ops) { d.ExpSum = s.ExpSum }},
+	{"SwiGLU", func(o *Ops) bool { return o.SwiGLU != nil }, func(d, s *Ops) { d.SwiGLU = s.SwiGLU }},
 	{"WidenF16", func(o *Ops) bool { return o.WidenF16 != nil }, func(d, s *Ops) { d.WidenF16 = s.WidenF16 }},
 	{"ExactScores", func(o *Ops) bool { return o.ExactScores != nil }, func(d, s *Ops) { d.ExactScores = s.ExactScores }},
 	{"ExactExp", func(o *Ops) bool { return o.ExactExp != nil }, func(d, s *Ops) { d.ExactExp = s.ExactExp }},

@@ -40,7 +40,7 @@ var amd64Variants = []Variant{
 			ExpSum:       expSum(amd64.ExpSumAVX2),
 			// Attention (attn_amd64.go).
 			WidenF16: widenF16AVX2, ExactScores: exactScoresAVX2, ExactWeighted: exactWeightedAVX2,
-			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2,
+			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2, SwiGLU: swiGLUAVX2,
 			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
 			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
 			FastScores: fastScoresAVX2, FastWeighted: fastWeightedAVX2,
@@ -73,7 +73,7 @@ var amd64Variants = []Variant{
 			ExpSum:       expSum(amd64.ExpSumAVX2),
 			// Attention (attn_amd64.go).
 			WidenF16: widenF16AVX2, ExactScores: exactScoresAVX2, ExactWeighted: exactWeightedAVX2,
-			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2,
+			ExactExp: exactExpAVX2, ExactSoftmax: exactSoftmaxAVX2, ExactDiv: exactDivAVX2, SwiGLU: swiGLUAVX2,
 			SoftmaxCols: softmaxColsAVX2, DotRows: dotRowsAVX2,
 			ExactScoresF16: exactScoresF16AVX2, ExactWeightedF16: exactWeightedF16AVX2, DotRowsF16: dotRowsF16AVX2,
 			FastScores: fastScoresAVX2, FastWeighted: fastWeightedAVX2,

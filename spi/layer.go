@@ -87,12 +87,10 @@ func (j *layerJob) run(start, end int) {
 		j.softmax(start, end)
 	case opSiLU:
 		for i := start; i < end; i++ {
-			j.dst[i] = silu(j.x[i])
+			j.dst[i] = kernels.SiLU(j.x[i])
 		}
 	case opSwiGLU:
-		for i := start; i < end; i++ {
-			j.dst[i] = silu(j.a[i]) * j.b[i]
-		}
+		j.ops.SwiGLU(j.dst[start:end], j.a[start:end], j.b[start:end])
 	case opAdd:
 		for i := start; i < end; i++ {
 			j.dst[i] = j.a[i] + j.b[i]
@@ -212,8 +210,6 @@ func (j *layerJob) rope(start, end int) {
 	}
 }
 
-func silu(v float32) float32 { return v / float32(1+kernels.Exp(-v)) }
-
 // SiLU sets dst[i] = x[i]/(1+exp(−x[i])), with kernels.Exp, the module's
 // one exponential (Exact attention's too).
 func (c Context) SiLU(dst, x []float32) error {
@@ -226,14 +222,16 @@ func (c Context) SiLU(dst, x []float32) error {
 	return nil
 }
 
-// SwiGLU sets dst[i] = silu(a[i])·b[i] (the gate and up projections of a
-// Llama feed-forward block).
+// SwiGLU sets dst[i] = kernels.SiLU(a[i])·b[i] (the gate and up
+// projections of a Llama feed-forward block) with the Backend's SwiGLU
+// kernel: the same bits on every variant and CPU, and the canonical NaN
+// for a NaN result.
 func (c Context) SwiGLU(dst, a, b []float32) error {
 	if len(dst) != len(a) || len(a) != len(b) {
 		return shapeErr("SwiGLU", "len(dst) = %d, len(a) = %d, len(b) = %d, want equal", len(dst), len(a), len(b))
 	}
 	j := getJob(opSwiGLU)
-	j.dst, j.a, j.b = dst, a, b
+	j.ops, j.dst, j.a, j.b = &c.b.ops, dst, a, b
 	c.elementwise("SwiGLU", len(a), j)
 	return nil
 }

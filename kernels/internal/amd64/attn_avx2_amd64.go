@@ -112,3 +112,10 @@ func ExactScoresRowF16AVX2(s, q *float32, k *uint16, ldk, hd, n int)
 //
 //go:noescape
 func ExactDivAVX2(x, d *float32, n, period int)
+
+// SwiGLUAVX2 sets dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of
+// 8, each step rounded to float32 and a NaN result the canonical NaN (dst
+// may be gate or up). Twin: swiGLUGeneric.
+//
+//go:noescape
+func SwiGLUAVX2(dst, gate, up *float32, n int)

@@ -4322,7 +4322,19 @@ DATA attnAVX2Exp<>+704(SB)/8, $0x0000000100000001
 DATA attnAVX2Exp<>+712(SB)/8, $0x0000000100000001
 DATA attnAVX2Exp<>+720(SB)/8, $0x0000000100000001
 DATA attnAVX2Exp<>+728(SB)/8, $0x0000000100000001
-GLOBL attnAVX2Exp<>(SB), RODATA|NOPTR, $736
+DATA attnAVX2Exp<>+736(SB)/8, $0x8000000080000000
+DATA attnAVX2Exp<>+744(SB)/8, $0x8000000080000000
+DATA attnAVX2Exp<>+752(SB)/8, $0x8000000080000000
+DATA attnAVX2Exp<>+760(SB)/8, $0x8000000080000000
+DATA attnAVX2Exp<>+768(SB)/8, $0x3f8000003f800000
+DATA attnAVX2Exp<>+776(SB)/8, $0x3f8000003f800000
+DATA attnAVX2Exp<>+784(SB)/8, $0x3f8000003f800000
+DATA attnAVX2Exp<>+792(SB)/8, $0x3f8000003f800000
+DATA attnAVX2Exp<>+800(SB)/8, $0x7fc000007fc00000
+DATA attnAVX2Exp<>+808(SB)/8, $0x7fc000007fc00000
+DATA attnAVX2Exp<>+816(SB)/8, $0x7fc000007fc00000
+DATA attnAVX2Exp<>+824(SB)/8, $0x7fc000007fc00000
+GLOBL attnAVX2Exp<>(SB), RODATA|NOPTR, $832
 
 // func ExactExpAVX2(dst, x, m *float32, n, period int)
 //
@@ -4687,6 +4699,130 @@ exactDivAVX2_next:
 	JNZ             exactDivAVX2_loop
 
 exactDivAVX2_ret:
+	VZEROUPPER
+	RET
+
+
+// func SwiGLUAVX2(dst, gate, up *float32, n int)
+//
+// dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of 8: e = Exp(−g),
+// g / (1 + e), then the product (VADDPS, VDIVPS, VMULPS: each rounded to
+// float32), and the canonical NaN for a NaN result (dst may be gate or up).
+// Twin: kernels.swiGLUGeneric.
+//
+// Requires: AVX2, FMA3, F16C
+TEXT ·SwiGLUAVX2(SB), NOSPLIT, $0-32
+	MOVQ            dst+0(FP), DI
+	MOVQ            gate+8(FP), SI
+	MOVQ            up+16(FP), DX
+	MOVQ            n+24(FP), CX
+	TESTQ           CX, CX
+	JZ              swiGLUAVX2_ret
+
+swiGLUAVX2_loop:
+	VMOVUPS         (SI), Y14
+	VXORPS          attnAVX2Exp<>+736(SB), Y14, Y0 // −g
+	VCMPPS          $3, Y0, Y0, Y13                // NaN lanes: the result is the argument
+	VMAXPS          attnAVX2Exp<>+608(SB), Y0, Y12
+	VMINPS          attnAVX2Exp<>+640(SB), Y12, Y12 // x clamped to [−104.5, 89]
+	VCVTPS2PD       X12, Y1
+	VEXTRACTF128    $1, Y12, X2
+	VCVTPS2PD       X2, Y2
+	VMULPD          attnAVX2Exp<>+0(SB), Y1, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y1, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y1                     // p·2^n, exact
+	VMULPD          attnAVX2Exp<>+0(SB), Y2, Y3    // x·log2e
+	VADDPD          attnAVX2Exp<>+32(SB), Y3, Y3   // + 0.5
+	VROUNDPD        $1, Y3, Y3                     // n = floor(...)
+	VMULPD          attnAVX2Exp<>+96(SB), Y3, Y4   // n·ln2Hi
+	VSUBPD          Y4, Y2, Y4                     // x − n·ln2Hi
+	VMULPD          attnAVX2Exp<>+128(SB), Y3, Y8  // n·ln2Lo
+	VSUBPD          Y8, Y4, Y4                     // r
+	VMULPD          Y4, Y4, Y5                     // r²
+	VMULPD          Y5, Y5, Y6                     // r⁴
+	VMULPD          Y6, Y6, Y7                     // r⁸
+	VADDPD          attnAVX2Exp<>+64(SB), Y4, Y8   // a0 = 1 + r
+	VMULPD          attnAVX2Exp<>+192(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+160(SB), Y9, Y9  // a1 = c3·r + c2
+	VMULPD          Y9, Y5, Y9
+	VADDPD          Y8, Y9, Y8                     // b0 = a1·r² + a0
+	VMULPD          attnAVX2Exp<>+256(SB), Y4, Y9
+	VADDPD          attnAVX2Exp<>+224(SB), Y9, Y9  // a2
+	VMULPD          attnAVX2Exp<>+320(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+288(SB), Y10, Y10 // a3
+	VMULPD          Y10, Y5, Y10
+	VADDPD          Y9, Y10, Y9                    // b1 = a3·r² + a2
+	VMULPD          attnAVX2Exp<>+384(SB), Y4, Y10
+	VADDPD          attnAVX2Exp<>+352(SB), Y10, Y10 // a4
+	VMULPD          attnAVX2Exp<>+448(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+416(SB), Y11, Y11 // a5
+	VMULPD          Y11, Y5, Y11
+	VADDPD          Y10, Y11, Y10                  // b2 = a5·r² + a4
+	VMULPD          attnAVX2Exp<>+512(SB), Y4, Y11
+	VADDPD          attnAVX2Exp<>+480(SB), Y11, Y11 // a6
+	VMULPD          Y9, Y6, Y9
+	VADDPD          Y8, Y9, Y8                     // c0 = b1·r⁴ + b0
+	VMULPD          Y11, Y6, Y11
+	VADDPD          Y10, Y11, Y11                  // c1 = a6·r⁴ + b2
+	VMULPD          Y11, Y7, Y11
+	VADDPD          Y8, Y11, Y8                    // p = c1·r⁸ + c0
+	VADDPD          attnAVX2Exp<>+544(SB), Y3, Y3  // n + 1.5·2^52: n in the low bits
+	VPADDQ          attnAVX2Exp<>+576(SB), Y3, Y3  // + 1023
+	VPSLLQ          $52, Y3, Y3                    // 2^n
+	VMULPD          Y3, Y8, Y2                     // p·2^n, exact
+	VCVTPD2PSY      Y1, X1                         // the one rounding to float32
+	VCVTPD2PSY      Y2, X2
+	VINSERTF128     $1, X2, Y1, Y1
+	VBLENDVPS       Y13, Y0, Y1, Y0
+	VADDPS          attnAVX2Exp<>+768(SB), Y0, Y0  // 1 + e
+	VDIVPS          Y0, Y14, Y0                    // g / (1 + e)
+	VMULPS          (DX), Y0, Y0                   // · up
+	VCMPPS          $3, Y0, Y0, Y1                 // NaN lanes
+	VBLENDVPS       Y1, attnAVX2Exp<>+800(SB), Y0, Y0 // the canonical NaN
+	VMOVUPS         Y0, (DI)
+	ADDQ            $32, SI
+	ADDQ            $32, DX
+	ADDQ            $32, DI
+	SUBQ            $8, CX
+	JNZ             swiGLUAVX2_loop
+
+swiGLUAVX2_ret:
 	VZEROUPPER
 	RET
 

@@ -92,6 +92,7 @@ func attnFile(g *gen) {
 	exactExpAVX2(g)
 	exactSoftmaxAVX2(g)
 	exactDivAVX2(g)
+	swiGLUAVX2(g)
 	fastSoftmaxAVX2(g)
 }
 
@@ -749,6 +750,7 @@ var expRows = []struct {
 	{"C11", 0x3e5ae64567f544e4, false}, {"C12", 0x3e21eed8eff8d898, false}, {"C13", 0x3de6124613a86d09, false},
 	{"MAGIC", 0x4338000000000000, false}, {"BIAS", 1023, false},
 	{"XLO", 0xc2d10000, true}, {"XHI", 0x42b20000, true}, {"NEGINF", 0xff800000, true}, {"ONEI", 1, true},
+	{"SIGN", 0x80000000, true}, {"ONEF", 0x3f800000, true}, {"QNAN", 0x7fc00000, true},
 }
 
 func expTab(g *gen) {
@@ -1203,6 +1205,42 @@ multiple of 8 (VDIVPS: IEEE division). Twin: kernels.exactDivGeneric.`)
 	g.jmp("JB", "next")
 	g.i("XORQ", "R9, R9")
 	g.label("next")
+	g.i("SUBQ", "$8, CX")
+	g.jmp("JNZ", "loop")
+	g.blank()
+	g.end()
+}
+
+// swiGLUAVX2: SwiGLUAVX2(dst, gate, up *float32, n int), n a multiple of
+// 8: kernels.SiLU's steps on eight lanes, Exp by exp8 (Y0-Y13), the gate
+// kept in Y14.
+func swiGLUAVX2(g *gen) {
+	g.text("SwiGLUAVX2", "$0-32", "(dst, gate, up *float32, n int)", `
+dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of 8: e = Exp(−g),
+g / (1 + e), then the product (VADDPS, VDIVPS, VMULPS: each rounded to
+float32), and the canonical NaN for a NaN result (dst may be gate or up).
+Twin: kernels.swiGLUGeneric.`)
+	g.regs, g.defs = map[string]int{}, nil
+	g.i("MOVQ", "dst+0(FP), DI")
+	g.i("MOVQ", "gate+8(FP), SI")
+	g.i("MOVQ", "up+16(FP), DX")
+	g.i("MOVQ", "n+24(FP), CX")
+	g.i("TESTQ", "CX, CX")
+	g.jmp("JZ", "ret")
+	g.blank()
+	g.label("loop")
+	g.i("VMOVUPS", "(SI), Y14")
+	g.ic("VXORPS", expRow("SIGN")+", Y14, Y0", "−g")
+	exp8(g)
+	g.ic("VADDPS", expRow("ONEF")+", Y0, Y0", "1 + e")
+	g.ic("VDIVPS", "Y0, Y14, Y0", "g / (1 + e)")
+	g.ic("VMULPS", "(DX), Y0, Y0", "· up")
+	g.ic("VCMPPS", "$3, Y0, Y0, Y1", "NaN lanes")
+	g.ic("VBLENDVPS", "Y1, "+expRow("QNAN")+", Y0, Y0", "the canonical NaN")
+	g.i("VMOVUPS", "Y0, (DI)")
+	g.i("ADDQ", "$32, SI")
+	g.i("ADDQ", "$32, DX")
+	g.i("ADDQ", "$32, DI")
 	g.i("SUBQ", "$8, CX")
 	g.jmp("JNZ", "loop")
 	g.blank()
