@@ -82,5 +82,8 @@
 //
 // DotF32, Axpy, Scale, Max and ExpSum reassociate for SIMD. They are
 // tolerance-tested against float64 references and documented per function;
-// they are not bit-identical across variants.
+// they are not bit-identical across variants. SwiGLU is elementwise and
+// does not reassociate: every variant returns the bits of SiLU(gate)·up
+// (Exp's float64 steps, then one float32 add, divide and multiply), NaN
+// results the canonical NaN.
 package kernels
