@@ -74,9 +74,10 @@
 // TestRawBytesMatchGeneric and FuzzRawKernels check all of this for every
 // variant.
 //
-// The legacy types (Q4_0, Q5_0 against Q8_0; Q4_1, Q5_1 against Q8_1) have
-// generic kernels only, which follow ggml's generic accumulation order
-// (bit-exact with ggml's generic build).
+// The legacy types (Q4_0, Q5_0 against Q8_0; Q4_1, Q5_1 against Q8_1)
+// follow ggml's generic accumulation order (bit-exact with ggml's generic
+// build). Q4_0 and Q5_0 have AVX2 and NEON kernels with the generic
+// kernel's bits; Q4_1 and Q5_1 have generic kernels only.
 //
 // # Float32 kernels
 //
