@@ -176,3 +176,12 @@ func exactWeightedF16NEON(o []float32, hd int, pt []float32, rs int, v []quant.F
 		arm64.ExactWeightedNEON(&o[0], rows, hd, &pt[j0*rs], rs, &buf[0], hd, kb)
 	}
 }
+
+func swiGLUNEON(dst, gate, up []float32) {
+	checkSwiGLU(dst, gate, up)
+	n := len(gate) &^ 3
+	if n > 0 {
+		arm64.SwiGLUNEON(&dst[0], &gate[0], &up[0], n)
+	}
+	swiGLUGeneric(dst[n:], gate[n:], up[n:])
+}

@@ -82,7 +82,7 @@ func asimdOps(k rowKernels) Ops {
 
 		// Attention (attn_arm64.go).
 		WidenF16: widenF16NEON, ExactScores: exactScoresNEON, ExactWeighted: exactWeightedNEON, ExactDiv: exactDivNEON,
-		ExactExp: exactExpNEON, ExactSoftmax: exactSoftmaxNEON,
+		ExactExp: exactExpNEON, ExactSoftmax: exactSoftmaxNEON, SwiGLU: swiGLUNEON,
 		DotRows: dotRowsNEON, DotRowsF16: dotRowsF16NEON,
 		ExactScoresF16: exactScoresF16NEON, ExactWeightedF16: exactWeightedF16NEON,
 		// Fast's tiles: the unfused NEON kernels.

@@ -54,6 +54,7 @@
 #define SCVTFS(n, d) WORD $(0x5e21d800 | ((n)<<5) | (d)) // scvtf s{d}, s{n}
 #define FADD4S(m, n, d) WORD $(0x4e20d400 | ((m)<<16) | ((n)<<5) | (d)) // fadd v{d}.4s, v{n}.4s, v{m}.4s
 #define FSUB4S(m, n, d) WORD $(0x4ea0d400 | ((m)<<16) | ((n)<<5) | (d)) // fsub v{d}.4s, v{n}.4s, v{m}.4s
+#define FNEG4S(n, d) WORD $(0x6ea0f800 | ((n)<<5) | (d)) // fneg v{d}.4s, v{n}.4s
 // fdiv vd.4s, vn.4s, vm.4s: Vd = Vn / Vm, correctly rounded.
 #define FDIV4S(m, n, d) WORD $(0x6e20fc00 | ((m)<<16) | ((n)<<5) | (d)) // fdiv v{d}.4s, v{n}.4s, v{m}.4s
 #define FMUL4S(m, n, d) WORD $(0x6e20dc00 | ((m)<<16) | ((n)<<5) | (d)) // fmul v{d}.4s, v{n}.4s, v{m}.4s

@@ -60,3 +60,10 @@ func ExactSoftmaxNEON(st *float32, rs int, lim *int32, scale float32, n int)
 //
 //go:noescape
 func ExactScoresRowNEON(s, q *float32, k *float32, ldk, hd, n int)
+
+// SwiGLUNEON sets dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of
+// 4, each step rounded to float32 and a NaN result the canonical NaN (dst
+// may be gate or up). Twin: swiGLUGeneric.
+//
+//go:noescape
+func SwiGLUNEON(dst, gate, up *float32, n int)

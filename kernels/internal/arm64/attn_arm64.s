@@ -443,6 +443,40 @@ ExactExpNEON_loop:
 ExactExpNEON_done:
 	RET
 
+// func SwiGLUNEON(dst, gate, up *float32, n int)
+// dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of 4: e = Exp(−g)
+// (EXP4), g / (1 + e), then the product, each rounded to float32, and the
+// canonical NaN for a NaN result (dst may be gate or up). R0 dst, R1 gate,
+// R2 up, R3 elements left; V12 g, V13 up, V14 1.0, V15 the canonical NaN.
+TEXT ·SwiGLUNEON(SB), NOSPLIT, $0-32
+	MOVD dst+0(FP), R0
+	MOVD gate+8(FP), R1
+	MOVD up+16(FP), R2
+	MOVD n+24(FP), R3
+	CBZ  R3, SwiGLUNEON_done
+	EXPCONST
+	MOVW $0x3f800000, R8
+	VDUP R8, V14.S4
+	MOVW $0x7fc00000, R8
+	VDUP R8, V15.S4
+
+SwiGLUNEON_loop:
+	VLD1.P 16(R1), [V12.S4]
+	VLD1.P 16(R2), [V13.S4]
+	FNEG4S(12, 0)                   // −g
+	EXP4
+	FADD4S(14, 0, 0)                // 1 + e
+	FDIV4S(0, 12, 0)                // g / (1 + e)
+	FMUL4S(13, 0, 0)                // · up
+	FCMEQ4S(0, 0, 1)                // not NaN
+	VBIF   V1.B16, V15.B16, V0.B16  // NaN: the canonical NaN
+	VST1.P [V0.S4], 16(R0)
+	SUBS   $4, R3
+	BNE    SwiGLUNEON_loop
+
+SwiGLUNEON_done:
+	RET
+
 // func ExactSoftmaxNEON(st *float32, rs int, lim *int32, scale float32, n int)
 // Per group of four lanes (rows), three passes over the n keys, as
 // ExactSoftmaxAVX512: scaled scores, −Inf from lim[r] on, their max
