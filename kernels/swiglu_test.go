@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"sync"
 	"testing"
 )
 
@@ -116,4 +118,46 @@ func TestSwiGLULengths(t *testing.T) {
 			ops.SwiGLU(make([]float32, 16), make([]float32, 16), make([]float32, 8))
 		}()
 	}
+}
+
+// TestSwiGLUExhaustive runs every float32 bit pattern as gate through every
+// variant against the generic kernel, with up cycling through 1, −0.5, the
+// pattern itself and a NaN (about a minute on two cores). It runs only with
+// CORELANE_SWIGLU_EXHAUSTIVE=1.
+func TestSwiGLUExhaustive(t *testing.T) {
+	if os.Getenv("CORELANE_SWIGLU_EXHAUSTIVE") == "" {
+		t.Skip("set CORELANE_SWIGLU_EXHAUSTIVE=1 to check every gate value")
+	}
+	variants := attnVariants(t)
+	const chunk = 1 << 20
+	const parts = 2
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gate, up := make([]float32, chunk), make([]float32, chunk)
+			want, got := make([]float32, chunk), make([]float32, chunk)
+			ups := []float32{1, -0.5, 0, float32(math.NaN())}
+			for base := uint64(p) * chunk; base < 1<<32; base += parts * chunk {
+				for i := range gate {
+					b := uint32(base) + uint32(i)
+					gate[i] = math.Float32frombits(b)
+					up[i] = ups[i%4]
+					if i%4 == 2 {
+						up[i] = gate[i]
+					}
+				}
+				swiGLUGeneric(want, gate, up)
+				for name, ops := range variants {
+					ops.SwiGLU(got, gate, up)
+					if i := sameBitsStrict(got, want); i >= 0 {
+						t.Errorf("%s: SwiGLU(%#08x, %g) = %#08x, want %#08x", name, math.Float32bits(gate[i]), up[i], math.Float32bits(got[i]), math.Float32bits(want[i]))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -71,10 +71,24 @@ int main(int argc, char **argv) {
     if (!out_w) out_w = tok_embd;
     const int n_vocab = tok_embd->ne[1];
 
-    int ids[4096], n = 0;
-    for (char *s = strtok(argv[2], " ,\n"); s && n < 4096; s = strtok(NULL, " ,\n")) ids[n++] = atoi(s);
+    enum { MAXIDS = 4096 };
+    int ids[MAXIDS], n = 0;
+    for (char *s = strtok(argv[2], " ,\n"); s; s = strtok(NULL, " ,\n")) {
+        char *end;
+        long id = strtol(s, &end, 10);
+        if (*end || id < 0 || id >= n_vocab) { fprintf(stderr, "llama_ref: id %s is not in [0, %d)\n", s, n_vocab); return 1; }
+        if (n == MAXIDS) { fprintf(stderr, "llama_ref: more than %d ids\n", MAXIDS); return 1; }
+        ids[n++] = (int)id;
+    }
+    if (n == 0) { fprintf(stderr, "llama_ref: no ids\n"); return 1; }
     const int kv_size = argc > 4 ? atoi(argv[4]) : 512;
     const int pad = getenv("KVPAD") ? atoi(getenv("KVPAD")) : 32;
+    const int greedy = getenv("GREEDY") ? atoi(getenv("GREEDY")) : 0;
+    const int steps = greedy > n ? greedy : n;
+    if (kv_size < 1 || steps > kv_size || steps > MAXIDS || pad < 1) {
+        fprintf(stderr, "llama_ref: %d steps need kv_size ≥ %d (have %d, at most %d steps), KVPAD ≥ 1\n", steps, steps, kv_size, MAXIDS);
+        return 1;
+    }
 
     struct ggml_init_params cp = { .mem_size = (size_t)n_layer * 2 * kv_size * n_embd_kv * 4 + 1024 * 1024, .mem_buffer = NULL, .no_alloc = false };
     struct ggml_context *cctx = ggml_init(cp);
@@ -87,7 +101,6 @@ int main(int argc, char **argv) {
     }
     FILE *out = fopen(argv[3], "wb");
     FILE *dump = getenv("DUMP") ? fopen(getenv("DUMP"), "wb") : NULL;
-    const int greedy = getenv("GREEDY") ? atoi(getenv("GREEDY")) : 0;
     for (int pos = 0; pos < n; pos++) {
         struct ggml_init_params sp = { .mem_size = 64 * 1024 * 1024, .mem_buffer = NULL, .no_alloc = false };
         struct ggml_context *ctx = ggml_init(sp);
@@ -142,7 +155,7 @@ int main(int argc, char **argv) {
         ggml_build_forward_expand(gf, logits);
         if (ggml_graph_compute_with_ctx(ctx, gf, 1) != GGML_STATUS_SUCCESS) { fprintf(stderr, "compute failed\n"); return 1; }
         fwrite(logits->data, sizeof(float), n_vocab, out);
-        if (pos == n - 1 && n < greedy && n < 4096) {
+        if (pos == n - 1 && n < greedy) {
             const float *lg = logits->data; int best = 0;
             for (int j = 1; j < n_vocab; j++) if (lg[j] > lg[best]) best = j;
             ids[n++] = best;
