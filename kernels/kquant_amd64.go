@@ -13,17 +13,19 @@ import (
 // The Q4_K and Q5_K assembly kernels of kernels/internal/amd64 adapted to
 // Ops (the amd64 table, register_amd64.go, lists which variant gets which).
 // Each variant has a matrix-vector kernel (also the dot) and a matrix-matrix
-// tile of one weight row by four activation columns; the zmm variants also
-// have a tile of one row by eight columns that reads the columns in pairs
-// (amd64.Q8KPair). kqMatMul tiles a product with them. Every element has the
-// bits of dotQ4KGeneric / dotQ5KGeneric.
+// tile of one weight row by four activation columns, and a tile of one row
+// by eight columns: the ymm variants' reads the columns where they are
+// (matMul8x), the zmm variants' reads them packed in pairs (matMul8,
+// amd64.Q8KPair). kqMatMul tiles a product with them. Every element has
+// the bits of dotQ4KGeneric / dotQ5KGeneric.
 
 // kqKernels is one variant's Q4_K or Q5_K kernels (W is the weight block);
-// matMul8 may be nil. Its methods are the Ops.
+// at most one of matMul8 and matMul8x is set. Its methods are the Ops.
 type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
-	matVec  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	matMul4 func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
-	matMul8 func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+	matVec   func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	matMul4  func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+	matMul8  func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+	matMul8x func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 }
 
 // rows runs the matrix-vector kernel on rows weight rows. (The zmm
@@ -116,7 +118,7 @@ var kqPanelBytes = 512 << 10
 
 // matMul (Ops.MatMulQ4K, MatMulQ5K) sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
-// panel every group of eight columns runs the MatMul8 tile (on columns
+// panel every group of eight columns runs the MatMul8 tile (zmm: on columns
 // packed in pairs once per product, in prep), a group of four the MatMul4
 // tile, and the last cols mod 4 columns the matrix-vector kernels.
 func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep) {
@@ -153,6 +155,11 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 		c := 0
 		for ; c < c8; c += 8 {
 			k.matMul8(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&pairs[c/2*nb]), pr, nb)
+		}
+		if k.matMul8x != nil {
+			for ; c+8 <= cols; c += 8 {
+				k.matMul8x(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+			}
 		}
 		for ; c+4 <= cols; c += 4 {
 			k.matMul4(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)

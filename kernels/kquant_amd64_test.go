@@ -79,7 +79,8 @@ type kqType[W any] struct {
 	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
 	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
 	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep)
-	mm8    func(variant string) kqTile // the variant's MatMul8 tile, or nil
+	mm8    func(variant string) kqTile // the variant's MatMul8 tile over pairs, or nil
+	mm8x   func(variant string) kqTile // the variant's MatMul8 tile over plain columns, or nil
 }
 
 type kqTile = func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
@@ -92,12 +93,21 @@ var kqTiles = map[string][2]kqTile{
 	"avx512vnni": {q4kAVX512VNNI.matMul8, q5kAVX512VNNI.matMul8},
 }
 
+// kqTilesX: the MatMul8 tiles over plain columns, Q4_K then Q5_K.
+var kqTilesX = map[string][2]kqTile{
+	"avx2":       {q4kAVX2.matMul8x, q5kAVX2.matMul8x},
+	"avxvnni":    {q4kAVXVNNI.matMul8x, q5kAVXVNNI.matMul8x},
+	"avx512":     {q4kAVX512.matMul8x, q5kAVX512.matMul8x},
+	"avx512vnni": {q4kAVX512VNNI.matMul8x, q5kAVX512VNNI.matMul8x},
+}
+
 var kqQ4K = kqType[quant.BlockQ4K]{
 	name: "q4_K", random: randQ4K, ref: dotQ4KGeneric,
 	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ4K },
 	mm8:    func(v string) kqTile { return kqTiles[v][0] },
+	mm8x:   func(v string) kqTile { return kqTilesX[v][0] },
 }
 
 var kqQ5K = kqType[quant.BlockQ5K]{
@@ -106,6 +116,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ5K },
 	mm8:    func(v string) kqTile { return kqTiles[v][1] },
+	mm8x:   func(v string) kqTile { return kqTilesX[v][1] },
 }
 
 const kqGuard = float32(-7.25e6) // pre-filled into outputs; must survive outside them
@@ -191,6 +202,23 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 		}
 		if !bytes.Equal(pb, quantBytes(pg)) {
 			t.Fatalf("%s nb=%d: MatMul8 changed its input", typ.name, nb)
+		}
+	}
+
+	// The MatMul8 tile over plain columns, on the last eight columns (which
+	// end at the guard page).
+	if mm8 := typ.mm8x(v.Name); mm8 != nil && cols >= 8 && nb > 0 {
+		c0 := cols - 8
+		out := guarded(t, kqFilled(7*ldd+rows))
+		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&xg[c0*nb]), rows, nb)
+		for i, got := range out {
+			if c, r := i/ldd, i%ldd; r >= rows {
+				if got != kqGuard {
+					t.Fatalf("%s nb=%d rows=%d: MatMul8 (plain columns) wrote dst[%d] outside the result", typ.name, nb, rows, i)
+				}
+			} else {
+				check("MatMul8 (plain columns)", got, ref(r, c0+c))
+			}
 		}
 	}
 

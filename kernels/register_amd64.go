@@ -169,14 +169,14 @@ func onAMD(y map[string]string) map[string]string {
 
 // The kernels behind the quantized ops of each variant.
 var (
-	q4kAVX2       = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX2, matMul4: amd64.MatMul4Q4KAVX2}
-	q4kAVXVNNI    = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVXVNNI, matMul4: amd64.MatMul4Q4KAVXVNNI}
-	q4kAVX512     = kqKernels[quant.BlockQ4K]{amd64.MatVecQ4KAVX512, amd64.MatMul4Q4KAVX512, amd64.MatMul8Q4KAVX512}
-	q4kAVX512VNNI = kqKernels[quant.BlockQ4K]{amd64.MatVecQ4KAVX512VNNI, amd64.MatMul4Q4KAVX512VNNI, amd64.MatMul8Q4KAVX512VNNI}
-	q5kAVX2       = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX2, matMul4: amd64.MatMul4Q5KAVX2}
-	q5kAVXVNNI    = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI}
-	q5kAVX512     = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512, amd64.MatMul4Q5KAVX512, amd64.MatMul8Q5KAVX512}
-	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{amd64.MatVecQ5KAVX512VNNI, amd64.MatMul4Q5KAVX512VNNI, amd64.MatMul8Q5KAVX512VNNI}
+	q4kAVX2       = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX2, matMul4: amd64.MatMul4Q4KAVX2, matMul8x: amd64.MatMul8Q4KAVX2}
+	q4kAVXVNNI    = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVXVNNI, matMul4: amd64.MatMul4Q4KAVXVNNI, matMul8x: amd64.MatMul8Q4KAVXVNNI}
+	q4kAVX512     = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX512, matMul4: amd64.MatMul4Q4KAVX512, matMul8: amd64.MatMul8Q4KAVX512}
+	q4kAVX512VNNI = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX512VNNI, matMul4: amd64.MatMul4Q4KAVX512VNNI, matMul8: amd64.MatMul8Q4KAVX512VNNI}
+	q5kAVX2       = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX2, matMul4: amd64.MatMul4Q5KAVX2, matMul8x: amd64.MatMul8Q5KAVX2}
+	q5kAVXVNNI    = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI, matMul8x: amd64.MatMul8Q5KAVXVNNI}
+	q5kAVX512     = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512, matMul4: amd64.MatMul4Q5KAVX512, matMul8: amd64.MatMul8Q5KAVX512}
+	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512VNNI, matMul4: amd64.MatMul4Q5KAVX512VNNI, matMul8: amd64.MatMul8Q5KAVX512VNNI}
 
 	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
 	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}

@@ -65,6 +65,20 @@ func MatMul4Q5KAVX512(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatMul4Q5KAVX512VNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 
+// MatMul8Q5KAVX2 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
+// x[c·nb:(c+1)·nb]) for r < rows and c < 8: MatMul4Q5KAVX2 over eight
+// columns, read where they are (not packed), so that each weight block is
+// decoded once for eight dots. Requires AVX2, F16C.
+//
+//go:noescape
+func MatMul8Q5KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
+// MatMul8Q5KAVXVNNI is MatMul8Q5KAVX2 with VEX VPDPWSSD. Requires AVX2,
+// F16C, AVX-VNNI.
+//
+//go:noescape
+func MatMul8Q5KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+
 // MatMul8Q5KAVX512 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
 // column c) for r < rows and c < 8, where xp points at the eight activation
 // columns packed as four column pairs of nb Q8KPair each (pair p at element

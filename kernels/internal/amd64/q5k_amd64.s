@@ -4,8 +4,9 @@
 
 // Q5K · Q8_K kernels: matrix-vector (MatVecQ5K*, also used for a single dot)
 // and matrix-matrix tiles of one weight row by four activation columns
-// (MatMul4Q5K*) or by eight columns packed in pairs (MatMul8Q5K*, Q8KPair),
-// for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// (MatMul4Q5K*) or by eight columns (MatMul8Q5K*: the ymm ones read the
+// columns where they are, the zmm ones read them packed in pairs,
+// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
 //
 // Every routine mirrors dotQ5KGeneric in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -54,10 +55,17 @@
 #define XS3     R12 // MatMul: 3·XS
 // AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
-// Activation addresses of columns (MatMul8: column pairs) 1..3.
+#define XP4     R11 // ymm MatMul8: current activation block of column 4
+// AX, R10: scratch.
+
+// Activation addresses of columns (zmm MatMul8: column pairs) 1..7.
 #define XC1(off) off(XP)(XS*1)
 #define XC2(off) off(XP)(XS*2)
 #define XC3(off) off(XP)(XS3*1)
+#define XC4(off) off(XP4)
+#define XC5(off) off(XP4)(XS*1)
+#define XC6(off) off(XP4)(XS*2)
+#define XC7(off) off(XP4)(XS3*1)
 
 // ------------------------------------------------------------------ MatVecQ5KAVX2
 
@@ -2128,6 +2136,1164 @@ matMul4Q5KAVX512VNNI_ret:
 #undef MINC
 #undef DDMI
 #undef H10
+
+// ------------------------------------------------------------------ MatMul8Q5KAVX2
+
+#define QL    Y0  // low-nibble quants (sub-block 2c); M after the chunks
+#define QU    Y1  // high-nibble quants (sub-block 2c+1); D after the chunks
+#define SWL   Y2  // scale words of sub-block 2c; dd after the chunks
+#define SWU   Y3  // scale words of sub-block 2c+1; dm after the chunks
+#define A0    Y4  // int32 sums of columns 0..7
+#define A1    Y5
+#define A2    Y6
+#define A3    Y7
+#define A4    Y8
+#define A5    Y9
+#define A6    Y10
+#define A7    Y11
+#define PL    Y12 // products of sub-block 2c (before: qh of Q5_K); f16(d) x8 after the chunks
+#define PU    Y13 // products of sub-block 2c+1; f16(dmin) x8 after the chunks
+#define SCB   Y14 // scale bytes, then mins words
+#define NIB   Y15 // 0x0F bytes
+
+// func MatMul8Q5KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+//
+// dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb]) for
+// r < rows and c < 8: MatMul4 over eight columns, so that each weight block
+// is decoded once for eight dots. All sixteen vector registers are in use;
+// the float accumulators acc and accm of column k live at 64k(SP) and
+// 32+64k(SP).
+// Requires: AVX2, F16C
+TEXT ·MatMul8Q5KAVX2(SB), NOSPLIT, $512-48
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+16(FP), WP
+	MOVQ            x+24(FP), XROW
+	MOVQ            rows+32(FP), ROWS
+	MOVQ            nb+40(FP), NB
+	TESTQ           ROWS, ROWS
+	JZ              matMul8Q5KAVX2_ret
+	IMUL3Q          $blockQ8K__size, NB, XS
+	LEAQ            (XS)(XS*2), XS3
+	VMOVDQU         kqNib<>(SB), NIB
+
+matMul8Q5KAVX2_row:
+	VXORPS          QL, QL, QL
+	VMOVUPS         QL, 0(SP)
+	VMOVUPS         QL, 32(SP)
+	VMOVUPS         QL, 64(SP)
+	VMOVUPS         QL, 96(SP)
+	VMOVUPS         QL, 128(SP)
+	VMOVUPS         QL, 160(SP)
+	VMOVUPS         QL, 192(SP)
+	VMOVUPS         QL, 224(SP)
+	VMOVUPS         QL, 256(SP)
+	VMOVUPS         QL, 288(SP)
+	VMOVUPS         QL, 320(SP)
+	VMOVUPS         QL, 352(SP)
+	VMOVUPS         QL, 384(SP)
+	VMOVUPS         QL, 416(SP)
+	VMOVUPS         QL, 448(SP)
+	VMOVUPS         QL, 480(SP)
+	LEAQ            (XROW)(XS*4), XP4
+	MOVQ            XROW, XP
+	MOVQ            NB, N
+	TESTQ           N, N
+	JZ              matMul8Q5KAVX2_rowend
+
+	PCALIGN         $32
+matMul8Q5KAVX2_block:
+	VBROADCASTI128  blockQ5K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
+
+	// Chunk 0: sub-blocks 0 and 1.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+0(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSLLW          $4, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSLLW          $3, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+0(SB), SCB, SWL
+	VPSHUFB         kqScW<>+32(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+0(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+32(XP), QU, PU
+	VPMADDWD        SWL, PL, A0
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A0, A0
+	VPMADDUBSW      XC1(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A1
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A1, A1
+	VPMADDUBSW      XC2(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A2
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A2, A2
+	VPMADDUBSW      XC3(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A3
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A3, A3
+	VPMADDUBSW      XC4(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A4
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A4, A4
+	VPMADDUBSW      XC5(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A5
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A5, A5
+	VPMADDUBSW      XC6(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A6
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A6, A6
+	VPMADDUBSW      XC7(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A7
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A7, A7
+
+	// Chunk 1: sub-blocks 2 and 3.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+32(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSLLW          $2, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSLLW          $1, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+64(SB), SCB, SWL
+	VPSHUFB         kqScW<>+96(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+64(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+96(XP), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A0, A0
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A0, A0
+	VPMADDUBSW      XC1(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A1, A1
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A1, A1
+	VPMADDUBSW      XC2(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A2, A2
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A2, A2
+	VPMADDUBSW      XC3(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A3, A3
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A3, A3
+	VPMADDUBSW      XC4(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A4, A4
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A4, A4
+	VPMADDUBSW      XC5(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A5, A5
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A5, A5
+	VPMADDUBSW      XC6(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A6, A6
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A6, A6
+	VPMADDUBSW      XC7(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+96), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A7, A7
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A7, A7
+
+	// Chunk 2: sub-blocks 4 and 5.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+64(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPAND           kq10<>(SB), PL, PU
+	VPOR            PU, QL, QL
+	VPSRLW          $1, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+128(SB), SCB, SWL
+	VPSHUFB         kqScW<>+160(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+128(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+160(XP), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A0, A0
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A0, A0
+	VPMADDUBSW      XC1(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A1, A1
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A1, A1
+	VPMADDUBSW      XC2(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A2, A2
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A2, A2
+	VPMADDUBSW      XC3(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A3, A3
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A3, A3
+	VPMADDUBSW      XC4(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A4, A4
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A4, A4
+	VPMADDUBSW      XC5(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A5, A5
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A5, A5
+	VPMADDUBSW      XC6(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A6, A6
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A6, A6
+	VPMADDUBSW      XC7(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+160), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A7, A7
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A7, A7
+
+	// Chunk 3: sub-blocks 6 and 7.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+96(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSRLW          $2, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSRLW          $3, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+192(SB), SCB, SWL
+	VPSHUFB         kqScW<>+224(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+192(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+224(XP), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A0, A0
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A0, A0
+	VPMADDUBSW      XC1(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A1, A1
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A1, A1
+	VPMADDUBSW      XC2(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A2, A2
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A2, A2
+	VPMADDUBSW      XC3(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A3, A3
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A3, A3
+	VPMADDUBSW      XC4(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A4, A4
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A4, A4
+	VPMADDUBSW      XC5(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A5, A5
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A5, A5
+	VPMADDUBSW      XC6(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A6, A6
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A6, A6
+	VPMADDUBSW      XC7(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+224), QU, PU
+	VPMADDWD        SWL, PL, PL
+	VPADDD          PL, A7, A7
+	VPMADDWD        SWU, PU, PU
+	VPADDD          PU, A7, A7
+
+	// Mins words and f16(d), f16(dmin) of the weight block.
+	VPSHUFB         kqMin<>+32(SB), SCB, SCB
+	VPBROADCASTD    blockQ5K_d(WP), X12
+	VCVTPH2PS       X12, X12
+	VMOVSHDUP       X12, X13
+	VBROADCASTSS    X12, PL
+	VBROADCASTSS    X13, PU
+
+	// Column 0: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        blockQ8K_bsums(XP), SCB, QL
+	VCVTDQ2PS       A0, A0
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    blockQ8K_d(XP), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A0, A0
+	VMULPS          SWU, QL, QL
+	VADDPS          0(SP), A0, A0
+	VMOVUPS         A0, 0(SP)
+	VADDPS          32(SP), QL, QL
+	VMOVUPS         QL, 32(SP)
+
+	// Column 1: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC1(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A1, A1
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC1(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A1, A1
+	VMULPS          SWU, QL, QL
+	VADDPS          64(SP), A1, A1
+	VMOVUPS         A1, 64(SP)
+	VADDPS          96(SP), QL, QL
+	VMOVUPS         QL, 96(SP)
+
+	// Column 2: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC2(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A2, A2
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC2(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A2, A2
+	VMULPS          SWU, QL, QL
+	VADDPS          128(SP), A2, A2
+	VMOVUPS         A2, 128(SP)
+	VADDPS          160(SP), QL, QL
+	VMOVUPS         QL, 160(SP)
+
+	// Column 3: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC3(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A3, A3
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC3(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A3, A3
+	VMULPS          SWU, QL, QL
+	VADDPS          192(SP), A3, A3
+	VMOVUPS         A3, 192(SP)
+	VADDPS          224(SP), QL, QL
+	VMOVUPS         QL, 224(SP)
+
+	// Column 4: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC4(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A4, A4
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC4(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A4, A4
+	VMULPS          SWU, QL, QL
+	VADDPS          256(SP), A4, A4
+	VMOVUPS         A4, 256(SP)
+	VADDPS          288(SP), QL, QL
+	VMOVUPS         QL, 288(SP)
+
+	// Column 5: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC5(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A5, A5
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC5(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A5, A5
+	VMULPS          SWU, QL, QL
+	VADDPS          320(SP), A5, A5
+	VMOVUPS         A5, 320(SP)
+	VADDPS          352(SP), QL, QL
+	VMOVUPS         QL, 352(SP)
+
+	// Column 6: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC6(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A6, A6
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC6(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A6, A6
+	VMULPS          SWU, QL, QL
+	VADDPS          384(SP), A6, A6
+	VMOVUPS         A6, 384(SP)
+	VADDPS          416(SP), QL, QL
+	VMOVUPS         QL, 416(SP)
+
+	// Column 7: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC7(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A7, A7
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC7(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A7, A7
+	VMULPS          SWU, QL, QL
+	VADDPS          448(SP), A7, A7
+	VMOVUPS         A7, 448(SP)
+	VADDPS          480(SP), QL, QL
+	VMOVUPS         QL, 480(SP)
+	ADDQ            $blockQ8K__size, XP4
+
+	ADDQ            $blockQ5K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	DECQ            N
+	JNZ             matMul8Q5KAVX2_block
+
+matMul8Q5KAVX2_rowend:
+	MOVQ            ldd+8(FP), AX
+	SHLQ            $2, AX
+	MOVQ            DST, R10
+	VMOVUPS         0(SP), QL
+	VMOVUPS         32(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         64(SP), QL
+	VMOVUPS         96(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         128(SP), QL
+	VMOVUPS         160(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         192(SP), QL
+	VMOVUPS         224(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         256(SP), QL
+	VMOVUPS         288(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         320(SP), QL
+	VMOVUPS         352(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         384(SP), QL
+	VMOVUPS         416(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         448(SP), QL
+	VMOVUPS         480(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matMul8Q5KAVX2_row
+
+matMul8Q5KAVX2_ret:
+	VZEROUPPER
+	RET
+
+#undef QL
+#undef QU
+#undef SWL
+#undef SWU
+#undef A0
+#undef A1
+#undef A2
+#undef A3
+#undef A4
+#undef A5
+#undef A6
+#undef A7
+#undef PL
+#undef PU
+#undef SCB
+#undef NIB
+
+// ------------------------------------------------------------------ MatMul8Q5KAVXVNNI
+
+#define QL    Y0  // low-nibble quants (sub-block 2c); M after the chunks
+#define QU    Y1  // high-nibble quants (sub-block 2c+1); D after the chunks
+#define SWL   Y2  // scale words of sub-block 2c; dd after the chunks
+#define SWU   Y3  // scale words of sub-block 2c+1; dm after the chunks
+#define A0    Y4  // int32 sums of columns 0..7
+#define A1    Y5
+#define A2    Y6
+#define A3    Y7
+#define A4    Y8
+#define A5    Y9
+#define A6    Y10
+#define A7    Y11
+#define PL    Y12 // products of sub-block 2c (before: qh of Q5_K); f16(d) x8 after the chunks
+#define PU    Y13 // products of sub-block 2c+1; f16(dmin) x8 after the chunks
+#define SCB   Y14 // scale bytes, then mins words
+#define NIB   Y15 // 0x0F bytes
+
+// func MatMul8Q5KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+//
+// dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb]) for
+// r < rows and c < 8: MatMul4 over eight columns, so that each weight block
+// is decoded once for eight dots. All sixteen vector registers are in use;
+// the float accumulators acc and accm of column k live at 64k(SP) and
+// 32+64k(SP).
+// Requires: AVX2, F16C, AVX-VNNI
+TEXT ·MatMul8Q5KAVXVNNI(SB), NOSPLIT, $512-48
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+16(FP), WP
+	MOVQ            x+24(FP), XROW
+	MOVQ            rows+32(FP), ROWS
+	MOVQ            nb+40(FP), NB
+	TESTQ           ROWS, ROWS
+	JZ              matMul8Q5KAVXVNNI_ret
+	IMUL3Q          $blockQ8K__size, NB, XS
+	LEAQ            (XS)(XS*2), XS3
+	VMOVDQU         kqNib<>(SB), NIB
+
+matMul8Q5KAVXVNNI_row:
+	VXORPS          QL, QL, QL
+	VMOVUPS         QL, 0(SP)
+	VMOVUPS         QL, 32(SP)
+	VMOVUPS         QL, 64(SP)
+	VMOVUPS         QL, 96(SP)
+	VMOVUPS         QL, 128(SP)
+	VMOVUPS         QL, 160(SP)
+	VMOVUPS         QL, 192(SP)
+	VMOVUPS         QL, 224(SP)
+	VMOVUPS         QL, 256(SP)
+	VMOVUPS         QL, 288(SP)
+	VMOVUPS         QL, 320(SP)
+	VMOVUPS         QL, 352(SP)
+	VMOVUPS         QL, 384(SP)
+	VMOVUPS         QL, 416(SP)
+	VMOVUPS         QL, 448(SP)
+	VMOVUPS         QL, 480(SP)
+	LEAQ            (XROW)(XS*4), XP4
+	MOVQ            XROW, XP
+	MOVQ            NB, N
+	TESTQ           N, N
+	JZ              matMul8Q5KAVXVNNI_rowend
+
+	PCALIGN         $32
+matMul8Q5KAVXVNNI_block:
+	VBROADCASTI128  blockQ5K_scales(WP), SCB
+	VPSHUFD         $0xA4, SCB, SWL
+	VPSRLVD         kqSv<>(SB), SWL, SWL
+	VPAND           kqSm1<>(SB), SWL, SWL
+	VPSLLDQ         $8, SCB, SWU
+	VPSRLW          $2, SWU, SWU
+	VPAND           kqSm2<>(SB), SWU, SWU
+	VPOR            SWU, SWL, SCB
+
+	// Chunk 0: sub-blocks 0 and 1.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+0(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSLLW          $4, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSLLW          $3, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+0(SB), SCB, SWL
+	VPSHUFB         kqScW<>+32(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+0(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+32(XP), QU, PU
+	VPMADDWD        SWL, PL, A0
+	VPDPWSSD_Y(3, 13, 4) // {vex} vpdpwssd ymm4, ymm13, ymm3
+	VPMADDUBSW      XC1(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A1
+	VPDPWSSD_Y(3, 13, 5) // {vex} vpdpwssd ymm5, ymm13, ymm3
+	VPMADDUBSW      XC2(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A2
+	VPDPWSSD_Y(3, 13, 6) // {vex} vpdpwssd ymm6, ymm13, ymm3
+	VPMADDUBSW      XC3(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A3
+	VPDPWSSD_Y(3, 13, 7) // {vex} vpdpwssd ymm7, ymm13, ymm3
+	VPMADDUBSW      XC4(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A4
+	VPDPWSSD_Y(3, 13, 8) // {vex} vpdpwssd ymm8, ymm13, ymm3
+	VPMADDUBSW      XC5(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A5
+	VPDPWSSD_Y(3, 13, 9) // {vex} vpdpwssd ymm9, ymm13, ymm3
+	VPMADDUBSW      XC6(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A6
+	VPDPWSSD_Y(3, 13, 10) // {vex} vpdpwssd ymm10, ymm13, ymm3
+	VPMADDUBSW      XC7(blockQ8K_qs+0), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+32), QU, PU
+	VPMADDWD        SWL, PL, A7
+	VPDPWSSD_Y(3, 13, 11) // {vex} vpdpwssd ymm11, ymm13, ymm3
+
+	// Chunk 1: sub-blocks 2 and 3.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+32(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSLLW          $2, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSLLW          $1, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+64(SB), SCB, SWL
+	VPSHUFB         kqScW<>+96(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+64(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+96(XP), QU, PU
+	VPDPWSSD_Y(2, 12, 4) // {vex} vpdpwssd ymm4, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 4) // {vex} vpdpwssd ymm4, ymm13, ymm3
+	VPMADDUBSW      XC1(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 5) // {vex} vpdpwssd ymm5, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 5) // {vex} vpdpwssd ymm5, ymm13, ymm3
+	VPMADDUBSW      XC2(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 6) // {vex} vpdpwssd ymm6, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 6) // {vex} vpdpwssd ymm6, ymm13, ymm3
+	VPMADDUBSW      XC3(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 7) // {vex} vpdpwssd ymm7, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 7) // {vex} vpdpwssd ymm7, ymm13, ymm3
+	VPMADDUBSW      XC4(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 8) // {vex} vpdpwssd ymm8, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 8) // {vex} vpdpwssd ymm8, ymm13, ymm3
+	VPMADDUBSW      XC5(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 9) // {vex} vpdpwssd ymm9, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 9) // {vex} vpdpwssd ymm9, ymm13, ymm3
+	VPMADDUBSW      XC6(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 10) // {vex} vpdpwssd ymm10, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 10) // {vex} vpdpwssd ymm10, ymm13, ymm3
+	VPMADDUBSW      XC7(blockQ8K_qs+64), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+96), QU, PU
+	VPDPWSSD_Y(2, 12, 11) // {vex} vpdpwssd ymm11, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 11) // {vex} vpdpwssd ymm11, ymm13, ymm3
+
+	// Chunk 2: sub-blocks 4 and 5.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+64(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPAND           kq10<>(SB), PL, PU
+	VPOR            PU, QL, QL
+	VPSRLW          $1, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+128(SB), SCB, SWL
+	VPSHUFB         kqScW<>+160(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+128(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+160(XP), QU, PU
+	VPDPWSSD_Y(2, 12, 4) // {vex} vpdpwssd ymm4, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 4) // {vex} vpdpwssd ymm4, ymm13, ymm3
+	VPMADDUBSW      XC1(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 5) // {vex} vpdpwssd ymm5, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 5) // {vex} vpdpwssd ymm5, ymm13, ymm3
+	VPMADDUBSW      XC2(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 6) // {vex} vpdpwssd ymm6, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 6) // {vex} vpdpwssd ymm6, ymm13, ymm3
+	VPMADDUBSW      XC3(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 7) // {vex} vpdpwssd ymm7, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 7) // {vex} vpdpwssd ymm7, ymm13, ymm3
+	VPMADDUBSW      XC4(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 8) // {vex} vpdpwssd ymm8, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 8) // {vex} vpdpwssd ymm8, ymm13, ymm3
+	VPMADDUBSW      XC5(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 9) // {vex} vpdpwssd ymm9, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 9) // {vex} vpdpwssd ymm9, ymm13, ymm3
+	VPMADDUBSW      XC6(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 10) // {vex} vpdpwssd ymm10, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 10) // {vex} vpdpwssd ymm10, ymm13, ymm3
+	VPMADDUBSW      XC7(blockQ8K_qs+128), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+160), QU, PU
+	VPDPWSSD_Y(2, 12, 11) // {vex} vpdpwssd ymm11, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 11) // {vex} vpdpwssd ymm11, ymm13, ymm3
+
+	// Chunk 3: sub-blocks 6 and 7.
+	VMOVDQU         blockQ5K_qh(WP), PL
+	VMOVDQU         blockQ5K_qs+96(WP), QL
+	VPSRLW          $4, QL, QU
+	VPAND           NIB, QL, QL
+	VPAND           NIB, QU, QU
+	VPSRLW          $2, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QL, QL
+	VPSRLW          $3, PL, PU
+	VPAND           kq10<>(SB), PU, PU
+	VPOR            PU, QU, QU
+	VPSHUFB         kqScW<>+192(SB), SCB, SWL
+	VPSHUFB         kqScW<>+224(SB), SCB, SWU
+	VPMADDUBSW      blockQ8K_qs+192(XP), QL, PL
+	VPMADDUBSW      blockQ8K_qs+224(XP), QU, PU
+	VPDPWSSD_Y(2, 12, 4) // {vex} vpdpwssd ymm4, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 4) // {vex} vpdpwssd ymm4, ymm13, ymm3
+	VPMADDUBSW      XC1(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC1(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 5) // {vex} vpdpwssd ymm5, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 5) // {vex} vpdpwssd ymm5, ymm13, ymm3
+	VPMADDUBSW      XC2(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC2(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 6) // {vex} vpdpwssd ymm6, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 6) // {vex} vpdpwssd ymm6, ymm13, ymm3
+	VPMADDUBSW      XC3(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC3(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 7) // {vex} vpdpwssd ymm7, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 7) // {vex} vpdpwssd ymm7, ymm13, ymm3
+	VPMADDUBSW      XC4(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC4(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 8) // {vex} vpdpwssd ymm8, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 8) // {vex} vpdpwssd ymm8, ymm13, ymm3
+	VPMADDUBSW      XC5(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC5(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 9) // {vex} vpdpwssd ymm9, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 9) // {vex} vpdpwssd ymm9, ymm13, ymm3
+	VPMADDUBSW      XC6(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC6(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 10) // {vex} vpdpwssd ymm10, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 10) // {vex} vpdpwssd ymm10, ymm13, ymm3
+	VPMADDUBSW      XC7(blockQ8K_qs+192), QL, PL
+	VPMADDUBSW      XC7(blockQ8K_qs+224), QU, PU
+	VPDPWSSD_Y(2, 12, 11) // {vex} vpdpwssd ymm11, ymm12, ymm2
+	VPDPWSSD_Y(3, 13, 11) // {vex} vpdpwssd ymm11, ymm13, ymm3
+
+	// Mins words and f16(d), f16(dmin) of the weight block.
+	VPSHUFB         kqMin<>+32(SB), SCB, SCB
+	VPBROADCASTD    blockQ5K_d(WP), X12
+	VCVTPH2PS       X12, X12
+	VMOVSHDUP       X12, X13
+	VBROADCASTSS    X12, PL
+	VBROADCASTSS    X13, PU
+
+	// Column 0: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        blockQ8K_bsums(XP), SCB, QL
+	VCVTDQ2PS       A0, A0
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    blockQ8K_d(XP), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A0, A0
+	VMULPS          SWU, QL, QL
+	VADDPS          0(SP), A0, A0
+	VMOVUPS         A0, 0(SP)
+	VADDPS          32(SP), QL, QL
+	VMOVUPS         QL, 32(SP)
+
+	// Column 1: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC1(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A1, A1
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC1(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A1, A1
+	VMULPS          SWU, QL, QL
+	VADDPS          64(SP), A1, A1
+	VMOVUPS         A1, 64(SP)
+	VADDPS          96(SP), QL, QL
+	VMOVUPS         QL, 96(SP)
+
+	// Column 2: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC2(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A2, A2
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC2(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A2, A2
+	VMULPS          SWU, QL, QL
+	VADDPS          128(SP), A2, A2
+	VMOVUPS         A2, 128(SP)
+	VADDPS          160(SP), QL, QL
+	VMOVUPS         QL, 160(SP)
+
+	// Column 3: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC3(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A3, A3
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC3(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A3, A3
+	VMULPS          SWU, QL, QL
+	VADDPS          192(SP), A3, A3
+	VMOVUPS         A3, 192(SP)
+	VADDPS          224(SP), QL, QL
+	VMOVUPS         QL, 224(SP)
+
+	// Column 4: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC4(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A4, A4
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC4(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A4, A4
+	VMULPS          SWU, QL, QL
+	VADDPS          256(SP), A4, A4
+	VMOVUPS         A4, 256(SP)
+	VADDPS          288(SP), QL, QL
+	VMOVUPS         QL, 288(SP)
+
+	// Column 5: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC5(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A5, A5
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC5(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A5, A5
+	VMULPS          SWU, QL, QL
+	VADDPS          320(SP), A5, A5
+	VMOVUPS         A5, 320(SP)
+	VADDPS          352(SP), QL, QL
+	VMOVUPS         QL, 352(SP)
+
+	// Column 6: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC6(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A6, A6
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC6(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A6, A6
+	VMULPS          SWU, QL, QL
+	VADDPS          384(SP), A6, A6
+	VMOVUPS         A6, 384(SP)
+	VADDPS          416(SP), QL, QL
+	VMOVUPS         QL, 416(SP)
+
+	// Column 7: acc += dd·float32(A), accm += dm·float32(M).
+	VPMADDWD        XC7(blockQ8K_bsums), SCB, QL
+	VCVTDQ2PS       A7, A7
+	VCVTDQ2PS       QL, QL
+	VBROADCASTSS    XC7(blockQ8K_d), QU
+	VMULPS          PL, QU, SWL
+	VMULPS          PU, QU, SWU
+	VMULPS          SWL, A7, A7
+	VMULPS          SWU, QL, QL
+	VADDPS          448(SP), A7, A7
+	VMOVUPS         A7, 448(SP)
+	VADDPS          480(SP), QL, QL
+	VMOVUPS         QL, 480(SP)
+	ADDQ            $blockQ8K__size, XP4
+
+	ADDQ            $blockQ5K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	DECQ            N
+	JNZ             matMul8Q5KAVXVNNI_block
+
+matMul8Q5KAVXVNNI_rowend:
+	MOVQ            ldd+8(FP), AX
+	SHLQ            $2, AX
+	MOVQ            DST, R10
+	VMOVUPS         0(SP), QL
+	VMOVUPS         32(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         64(SP), QL
+	VMOVUPS         96(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         128(SP), QL
+	VMOVUPS         160(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         192(SP), QL
+	VMOVUPS         224(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         256(SP), QL
+	VMOVUPS         288(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         320(SP), QL
+	VMOVUPS         352(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         384(SP), QL
+	VMOVUPS         416(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            AX, R10
+	VMOVUPS         448(SP), QL
+	VMOVUPS         480(SP), QU
+	VEXTRACTF128    $1, QL, X2
+	VADDPS          X2, X0, X0
+	VEXTRACTF128    $1, QU, X2
+	VADDPS          X2, X1, X1
+	VPERMILPS       $0x4E, X0, X2
+	VADDPS          X2, X0, X0
+	VPERMILPS       $0x4E, X1, X2
+	VADDPS          X2, X1, X1
+	VMOVSHDUP       X0, X2
+	VADDSS          X2, X0, X0
+	VMOVSHDUP       X1, X2
+	VADDSS          X2, X1, X1
+	VSUBSS          X1, X0, X0
+	VMOVSS          X0, (R10)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matMul8Q5KAVXVNNI_row
+
+matMul8Q5KAVXVNNI_ret:
+	VZEROUPPER
+	RET
+
+#undef QL
+#undef QU
+#undef SWL
+#undef SWU
+#undef A0
+#undef A1
+#undef A2
+#undef A3
+#undef A4
+#undef A5
+#undef A6
+#undef A7
+#undef PL
+#undef PU
+#undef SCB
+#undef NIB
 
 // ------------------------------------------------------------------ MatMul8Q5KAVX512
 

@@ -4,8 +4,9 @@
 // of CI) fails when the committed .s files differ from its output.
 //
 // Each kernel shape — the matrix-vector kernel (MatVec), the one-row ×
-// four-column tile (MatMul4) and the one-row × eight-column tile over
-// column pairs (MatMul8) — is one Go function below,
+// four-column tile (MatMul4), the ymm one-row × eight-column tile
+// (matMul8Y) and the zmm one over column pairs (matMul8) — is one Go
+// function below,
 // written once. What differs between the routines it writes is a
 // parameter:
 //
@@ -250,8 +251,9 @@ func (g *gen) file() {
 	g.blank()
 	g.p(`// %s · Q8_K kernels: matrix-vector (MatVec%s*, also used for a single dot)
 // and matrix-matrix tiles of one weight row by four activation columns
-// (MatMul4%s*) or by eight columns packed in pairs (MatMul8%s*, Q8KPair),
-// for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// (MatMul4%s*) or by eight columns (MatMul8%s*: the ymm ones read the
+// columns where they are, the zmm ones read them packed in pairs,
+// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
 //
 // Every routine mirrors %s in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -302,16 +304,26 @@ func (g *gen) file() {
 #define XS3     R12 // MatMul: 3·XS
 // AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
-// Activation addresses of columns (MatMul8: column pairs) 1..3.
+#define XP4     R11 // ymm MatMul8: current activation block of column 4
+// AX, R10: scratch.
+
+// Activation addresses of columns (zmm MatMul8: column pairs) 1..7.
 #define XC1(off) off(XP)(XS*1)
 #define XC2(off) off(XP)(XS*2)
 #define XC3(off) off(XP)(XS3*1)
+#define XC4(off) off(XP4)
+#define XC5(off) off(XP4)(XS*1)
+#define XC6(off) off(XP4)(XS*2)
+#define XC7(off) off(XP4)(XS3*1)
 `)
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
 		g.matVec(v)
 	}
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
 		g.matMul4(v)
+	}
+	for _, v := range []isa{avx2, avxvnni} {
+		g.matMul8Y(v)
 	}
 	for _, v := range []isa{avx512, avx512vnni} {
 		g.matMul8(v)
@@ -996,6 +1008,126 @@ sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
 		g.i("ADDQ", "AX, R10")
 		g.i("VMOVSS", g.x("Q1")+", (R10)")
 		g.i("ADDQ", "AX, R10")
+	}
+	g.i("ADDQ", "$4, DST")
+	g.i("DECQ", "ROWS")
+	g.i("JNZ", g.l("row"))
+	g.end()
+}
+
+// xcol8 is the address of activation column k < 8 at off in the ymm
+// MatMul8 (columns 4..7 from XP4 = XP + 4·XS).
+func xcol8(k int, off string) string {
+	if k < 4 {
+		return xcol(k, off)
+	}
+	return fmt.Sprintf("XC%d(%s)", k, off)
+}
+
+// matMul8Y is the ymm one-row × eight-column tile. It reads the columns
+// where they are (no pair packing: a ymm register holds one sub-block of
+// one column, as in MatMul4) and decodes each weight block once for eight
+// dots instead of four. Its float steps per column are MatMul4's.
+func (g *gen) matMul8Y(v isa) {
+	t := g.t
+	name := "MatMul8" + t.name + v.name
+	g.p("// ------------------------------------------------------------------ %s", name)
+	g.blank()
+	rs := []reg{
+		{"QL", "Y0", "low-nibble quants (sub-block 2c); M after the chunks"},
+		{"QU", "Y1", "high-nibble quants (sub-block 2c+1); D after the chunks"},
+		{"SWL", "Y2", "scale words of sub-block 2c; dd after the chunks"},
+		{"SWU", "Y3", "scale words of sub-block 2c+1; dm after the chunks"},
+	}
+	for k := 0; k < 8; k++ {
+		doc := ""
+		if k == 0 {
+			doc = "int32 sums of columns 0..7"
+		}
+		rs = append(rs, reg{fmt.Sprintf("A%d", k), fmt.Sprintf("Y%d", 4+k), doc})
+	}
+	rs = append(rs,
+		reg{"PL", "Y12", "products of sub-block 2c (before: qh of Q5_K); f16(d) x8 after the chunks"},
+		reg{"PU", "Y13", "products of sub-block 2c+1; f16(dmin) x8 after the chunks"},
+		reg{"SCB", "Y14", "scale bytes, then mins words"},
+		reg{"NIB", "Y15", "0x0F bytes"},
+	)
+	g.named(rs...)
+	g.text(name, "$512-48", sigMul, fmt.Sprintf(`dst[c·ldd + r] = %s(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb]) for
+r < rows and c < 8: MatMul4 over eight columns, so that each weight block
+is decoded once for eight dots. All sixteen vector registers are in use;
+the float accumulators acc and accm of column k live at 64k(SP) and
+32+64k(SP).`, t.twin), v)
+	g.args(true, "x")
+	g.i("TESTQ", "ROWS, ROWS")
+	g.i("JZ", g.l("ret"))
+	g.i("IMUL3Q", "$blockQ8K__size, NB, XS")
+	g.i("LEAQ", "(XS)(XS*2), XS3")
+	g.i("VMOVDQU", "kqNib<>(SB), NIB")
+	g.blank()
+	g.label("row")
+	g.i("VXORPS", "QL, QL, QL")
+	for k := 0; k < 16; k++ {
+		g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32*k))
+	}
+	g.i("LEAQ", "(XROW)(XS*4), XP4")
+	g.rowStart()
+	g.scalesY("WP", "SCB", "SWL", "SWU")
+	for c := 0; c < 4; c++ {
+		g.blank()
+		g.c("Chunk %d: sub-blocks %d and %d.", c, 2*c, 2*c+1)
+		if t.q5 {
+			g.i("VMOVDQU", g.field("qh")+"(WP), PL")
+		}
+		g.chunkY(c, "PL", "PU")
+		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
+		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
+		for k := 0; k < 8; k++ {
+			a := fmt.Sprintf("A%d", k)
+			g.i("VPMADDUBSW", fmt.Sprintf("%s, QL, PL", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c))))
+			g.i("VPMADDUBSW", fmt.Sprintf("%s, QU, PU", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c+32))))
+			g.mac(v, c == 0, "SWL", "PL", a)
+			g.mac(v, false, "SWU", "PU", a)
+		}
+	}
+	g.blank()
+	g.c("Mins words and f16(d), f16(dmin) of the weight block.")
+	g.i("VPSHUFB", "kqMin<>+32(SB), SCB, SCB")
+	g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("PL"))
+	g.i("VCVTPH2PS", g.x("PL")+", "+g.x("PL"))
+	g.i("VMOVSHDUP", g.x("PL")+", "+g.x("PU"))
+	g.i("VBROADCASTSS", g.x("PL")+", PL")
+	g.i("VBROADCASTSS", g.x("PU")+", PU")
+	for k := 0; k < 8; k++ {
+		a := fmt.Sprintf("A%d", k)
+		g.blank()
+		g.c("Column %d: acc += dd·float32(A), accm += dm·float32(M).", k)
+		g.i("VPMADDWD", xcol8(k, "blockQ8K_bsums")+", SCB, QL")
+		g.i("VCVTDQ2PS", a+", "+a)
+		g.i("VCVTDQ2PS", "QL, QL")
+		g.i("VBROADCASTSS", xcol8(k, "blockQ8K_d")+", QU")
+		g.i("VMULPS", "PL, QU, SWL")
+		g.i("VMULPS", "PU, QU, SWU")
+		g.i("VMULPS", "SWL, "+a+", "+a)
+		g.i("VMULPS", "SWU, QL, QL")
+		g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 64*k, a, a))
+		g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 64*k))
+		g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 32+64*k))
+		g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32+64*k))
+	}
+	g.i("ADDQ", "$blockQ8K__size, XP4")
+	g.blockEnd("$blockQ8K__size")
+	g.i("MOVQ", "ldd+8(FP), AX")
+	g.i("SHLQ", "$2, AX")
+	g.i("MOVQ", "DST, R10")
+	for k := 0; k < 8; k++ {
+		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QL", 64*k))
+		g.i("VMOVUPS", fmt.Sprintf("%d(SP), QU", 32+64*k))
+		g.hsumY("QL", "QU", "SWL")
+		g.i("VMOVSS", g.x("QL")+", (R10)")
+		if k < 7 {
+			g.i("ADDQ", "AX, R10")
+		}
 	}
 	g.i("ADDQ", "$4, DST")
 	g.i("DECQ", "ROWS")
