@@ -832,39 +832,9 @@ The float accumulators acc and accm of column k live at 64k(SP) and
 			g.chunkY(c, "DF", "MW")
 			g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
 			g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
-			for k := 0; k < 4; k++ {
-				a := fmt.Sprintf("A%d", k)
-				g.i("VPMADDUBSW", fmt.Sprintf("%s, QL, PL", xcol(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c))))
-				g.i("VPMADDUBSW", fmt.Sprintf("%s, QU, PU", xcol(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c+32))))
-				g.mac(v, c == 0, "SWL", "PL", a)
-				g.mac(v, false, "SWU", "PU", a)
-			}
+			g.productsY(v, c, 4)
 		}
-		g.blank()
-		g.c("Mins words and f16(d), f16(dmin) of the weight block.")
-		g.i("VPSHUFB", "kqMin<>+32(SB), SCB, MW")
-		g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("DF"))
-		g.i("VCVTPH2PS", g.x("DF")+", "+g.x("DF"))
-		g.i("VMOVSHDUP", g.x("DF")+", "+g.x("DMF"))
-		g.i("VBROADCASTSS", g.x("DF")+", DF")
-		g.i("VBROADCASTSS", g.x("DMF")+", DMF")
-		for k := 0; k < 4; k++ {
-			a := fmt.Sprintf("A%d", k)
-			g.blank()
-			g.c("Column %d: acc += dd·float32(A), accm += dm·float32(M).", k)
-			g.i("VPMADDWD", xcol(k, "blockQ8K_bsums")+", MW, QL")
-			g.i("VCVTDQ2PS", a+", "+a)
-			g.i("VCVTDQ2PS", "QL, QL")
-			g.i("VBROADCASTSS", xcol(k, "blockQ8K_d")+", QU")
-			g.i("VMULPS", "DF, QU, SWL")
-			g.i("VMULPS", "DMF, QU, SWU")
-			g.i("VMULPS", "SWL, "+a+", "+a)
-			g.i("VMULPS", "SWU, QL, QL")
-			g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 64*k, a, a))
-			g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 64*k))
-			g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 32+64*k))
-			g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32+64*k))
-		}
+		g.finishY(4, "MW", "DF", "DMF")
 	}
 	g.blockEnd("$blockQ8K__size")
 	g.i("MOVQ", "ldd+8(FP), AX")
@@ -1024,6 +994,52 @@ func xcol8(k int, off string) string {
 	return fmt.Sprintf("XC%d(%s)", k, off)
 }
 
+// productsY adds chunk c of the weight block (QL, QU; scale words SWL,
+// SWU) times columns 0..cols-1 into A0..A(cols-1), with PL and PU as
+// scratch: the inner loop of the ymm MatMul tiles.
+func (g *gen) productsY(v isa, c, cols int) {
+	for k := 0; k < cols; k++ {
+		a := fmt.Sprintf("A%d", k)
+		g.i("VPMADDUBSW", fmt.Sprintf("%s, QL, PL", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c))))
+		g.i("VPMADDUBSW", fmt.Sprintf("%s, QU, PU", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c+32))))
+		g.mac(v, c == 0, "SWL", "PL", a)
+		g.mac(v, false, "SWU", "PU", a)
+	}
+}
+
+// finishY is the float step of a block in the ymm MatMul tiles: the mins
+// words from SCB into mw, f16(d) and f16(dmin) broadcast into df and dmf,
+// then for each column k < cols acc += dd·float32(A), accm +=
+// dm·float32(M), on the frame accumulators at 64k(SP) and 32+64k(SP)
+// (QL, QU, SWL, SWU as scratch).
+func (g *gen) finishY(cols int, mw, df, dmf string) {
+	g.blank()
+	g.c("Mins words and f16(d), f16(dmin) of the weight block.")
+	g.i("VPSHUFB", "kqMin<>+32(SB), SCB, "+mw)
+	g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x(df))
+	g.i("VCVTPH2PS", g.x(df)+", "+g.x(df))
+	g.i("VMOVSHDUP", g.x(df)+", "+g.x(dmf))
+	g.i("VBROADCASTSS", g.x(df)+", "+df)
+	g.i("VBROADCASTSS", g.x(dmf)+", "+dmf)
+	for k := 0; k < cols; k++ {
+		a := fmt.Sprintf("A%d", k)
+		g.blank()
+		g.c("Column %d: acc += dd·float32(A), accm += dm·float32(M).", k)
+		g.i("VPMADDWD", xcol8(k, "blockQ8K_bsums")+", "+mw+", QL")
+		g.i("VCVTDQ2PS", a+", "+a)
+		g.i("VCVTDQ2PS", "QL, QL")
+		g.i("VBROADCASTSS", xcol8(k, "blockQ8K_d")+", QU")
+		g.i("VMULPS", df+", QU, SWL")
+		g.i("VMULPS", dmf+", QU, SWU")
+		g.i("VMULPS", "SWL, "+a+", "+a)
+		g.i("VMULPS", "SWU, QL, QL")
+		g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 64*k, a, a))
+		g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 64*k))
+		g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 32+64*k))
+		g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32+64*k))
+	}
+}
+
 // matMul8Y is the ymm one-row × eight-column tile. It reads the columns
 // where they are (no pair packing: a ymm register holds one sub-block of
 // one column, as in MatMul4) and decodes each weight block once for eight
@@ -1082,39 +1098,9 @@ the float accumulators acc and accm of column k live at 64k(SP) and
 		g.chunkY(c, "PL", "PU")
 		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
 		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
-		for k := 0; k < 8; k++ {
-			a := fmt.Sprintf("A%d", k)
-			g.i("VPMADDUBSW", fmt.Sprintf("%s, QL, PL", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c))))
-			g.i("VPMADDUBSW", fmt.Sprintf("%s, QU, PU", xcol8(k, fmt.Sprintf("blockQ8K_qs+%d", 64*c+32))))
-			g.mac(v, c == 0, "SWL", "PL", a)
-			g.mac(v, false, "SWU", "PU", a)
-		}
+		g.productsY(v, c, 8)
 	}
-	g.blank()
-	g.c("Mins words and f16(d), f16(dmin) of the weight block.")
-	g.i("VPSHUFB", "kqMin<>+32(SB), SCB, SCB")
-	g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("PL"))
-	g.i("VCVTPH2PS", g.x("PL")+", "+g.x("PL"))
-	g.i("VMOVSHDUP", g.x("PL")+", "+g.x("PU"))
-	g.i("VBROADCASTSS", g.x("PL")+", PL")
-	g.i("VBROADCASTSS", g.x("PU")+", PU")
-	for k := 0; k < 8; k++ {
-		a := fmt.Sprintf("A%d", k)
-		g.blank()
-		g.c("Column %d: acc += dd·float32(A), accm += dm·float32(M).", k)
-		g.i("VPMADDWD", xcol8(k, "blockQ8K_bsums")+", SCB, QL")
-		g.i("VCVTDQ2PS", a+", "+a)
-		g.i("VCVTDQ2PS", "QL, QL")
-		g.i("VBROADCASTSS", xcol8(k, "blockQ8K_d")+", QU")
-		g.i("VMULPS", "PL, QU, SWL")
-		g.i("VMULPS", "PU, QU, SWU")
-		g.i("VMULPS", "SWL, "+a+", "+a)
-		g.i("VMULPS", "SWU, QL, QL")
-		g.i("VADDPS", fmt.Sprintf("%d(SP), %s, %s", 64*k, a, a))
-		g.i("VMOVUPS", fmt.Sprintf("%s, %d(SP)", a, 64*k))
-		g.i("VADDPS", fmt.Sprintf("%d(SP), QL, QL", 32+64*k))
-		g.i("VMOVUPS", fmt.Sprintf("QL, %d(SP)", 32+64*k))
-	}
+	g.finishY(8, "SCB", "PL", "PU")
 	g.i("ADDQ", "$blockQ8K__size, XP4")
 	g.blockEnd("$blockQ8K__size")
 	g.i("MOVQ", "ldd+8(FP), AX")
