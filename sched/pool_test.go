@@ -339,21 +339,11 @@ func TestGoexit(t *testing.T) {
 	if err != nil || p.Parallelism() < 2 {
 		t.Skip("needs 2 workers:", err)
 	}
-	var goexited atomic.Bool
 	v := func() (v any) {
 		defer func() { v = recover() }()
-		p.ForRange(1000, 1, func(s, e int) {
-			if s == 0 {
-				// Keep the caller here until a helper has taken a chunk.
-				for !goexited.Load() {
-					runtime.Gosched()
-				}
-				return
-			}
-			if goexited.CompareAndSwap(false, true) {
-				runtime.Goexit()
-			}
-		})
+		if !onHelper(p, runtime.Goexit) {
+			t.Fatal("no helper joined the region in 10 s")
+		}
 		return nil
 	}()
 	if pe, ok := v.(*PanicError); !ok || pe.Value != (Goexit{}) || !errors.As(pe, new(Goexit)) {

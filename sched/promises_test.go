@@ -33,24 +33,35 @@ func goroutineID() uint64 {
 func helperBody(v any) { panic(v) }
 
 // panicOnHelper runs a region on p whose body panics with v on a helper,
-// never on the caller: the caller's chunk waits until a helper has
-// panicked. It reports false if no helper joined within 10 s.
+// never on the caller. It reports false if no helper joined within 10 s.
+// Not inlined, so that the body's frames do not carry the test's name.
+//
+//go:noinline
 func panicOnHelper(p *Pool, v any) (joined bool) {
+	return onHelper(p, func() { helperBody(v) })
+}
+
+// onHelper runs a region on p whose body calls f once on a helper, never on
+// the caller: the caller's chunks wait until a helper has called f (a
+// helper may take any chunk, the first included, so the chunk index says
+// nothing about the goroutine). It reports whether a helper called f
+// within 10 s; f is expected to panic or call runtime.Goexit.
+func onHelper(p *Pool, f func()) (joined bool) {
 	caller := goroutineID()
-	var panicked atomic.Bool
+	var called atomic.Bool
 	t0 := time.Now()
 	p.ForRange(64, 1, func(s, e int) {
 		if goroutineID() == caller {
-			for !panicked.Load() && time.Since(t0) < 10*time.Second {
+			for !called.Load() && time.Since(t0) < 10*time.Second {
 				runtime.Gosched()
 			}
 			return
 		}
-		if panicked.CompareAndSwap(false, true) {
-			helperBody(v)
+		if called.CompareAndSwap(false, true) {
+			f()
 		}
 	})
-	return false
+	return called.Load()
 }
 
 // TestPanicKeepsBodyStack: a panic on a helper is re-raised in the caller
