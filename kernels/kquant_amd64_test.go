@@ -11,6 +11,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/klauspost/cpuid/v2"
+
 	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
@@ -429,4 +431,37 @@ func FuzzDotQ4K(f *testing.F) {
 
 func FuzzDotQ5K(f *testing.F) {
 	kqFuzz(f, kqQ5K, func(s *kqFuzzSource, n int) []quant.BlockQ5K { return s.q5K(n) })
+}
+
+// TestOnZen4: the Zen 4 yields apply on AMD family 25 only, and merge keeps
+// every yield of its parts.
+func TestOnZen4(t *testing.T) {
+	saved := cpu
+	t.Cleanup(func() { cpu = saved })
+	y := map[string]string{"MatVecQ4K": "why"}
+	for _, c := range []struct {
+		vendor cpuid.Vendor
+		family int
+		want   bool
+	}{
+		{cpuid.AMD, 25, true},
+		{cpuid.AMD, 26, false},
+		{cpuid.AMD, 23, false},
+		{cpuid.Intel, 25, false},
+		{cpuid.Intel, 6, false},
+	} {
+		fake := *saved
+		fake.VendorID, fake.Family = c.vendor, c.family
+		cpu = &fake
+		if got := onZen4(y) != nil; got != c.want {
+			t.Errorf("onZen4 on %v family %d: yields %v, want %v", c.vendor, c.family, got, c.want)
+		}
+	}
+	m := merge(nil, map[string]string{"DotQ6K": "a"}, nil, map[string]string{"MatVecQ4K": "b"})
+	if len(m) != 2 || m["DotQ6K"] != "a" || m["MatVecQ4K"] != "b" {
+		t.Errorf("merge = %v, want both yields", m)
+	}
+	if merge(nil, nil) != nil {
+		t.Error("merge of nils is not nil")
+	}
 }

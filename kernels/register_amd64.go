@@ -83,6 +83,7 @@ var amd64Variants = []Variant{
 	{
 		Name: "avx512", Rank: 20,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL},
+		Yield:    onZen4(map[string]string{"MatVecQ4K": q4kZmmSlowerFromDRAM}),
 		Ops: Ops{
 			DotQ4K: dotQ4KAVX512, MatVecQ4K: q4kAVX512.matVecOp, MatMulQ4K: q4kAVX512.matMul,
 			DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
@@ -117,9 +118,11 @@ var amd64Variants = []Variant{
 		// dequantizers, quantizers and float32 kernels are avx512's.
 		Name: "avx512vnni", Rank: 30,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI},
-		Yield: onAMD(map[string]string{
+		Yield: merge(onAMD(map[string]string{
 			"DotQ6K": q6kVNNISlower,
-		}),
+		}), onZen4(map[string]string{
+			"MatVecQ4K": q4kZmmSlowerFromDRAM,
+		})),
 		Ops: Ops{
 			DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
 			DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
@@ -165,6 +168,38 @@ func onAMD(y map[string]string) map[string]string {
 		return nil
 	}
 	return y
+}
+
+// q4kZmmSlowerFromDRAM is why avx512vnni and avx512 yield the Q4_K matvec
+// to avx2 on Zen 4: the zmm kernels tie it with the matrix in cache but
+// are slower when it streams from DRAM, which is where a decoder's
+// matvecs read their weights.
+const q4kZmmSlowerFromDRAM = "Zen 4: the zmm Q4_K matvec is slower than avx2's from DRAM " +
+	"(BenchmarkMatVecDRAM 14336×4096, 1 thread, 6-8 alternating rounds: avx2 7-10% faster, p < 0.01; " +
+	"2 threads and 4096×4096 in cache: no difference)"
+
+// onZen4 returns y on an AMD Zen 4 (family 25 with AVX-512; Zen 3, the
+// other family-25 core, has no AVX-512 variant to yield) and nil
+// elsewhere: yields measured on that core only.
+func onZen4(y map[string]string) map[string]string {
+	if cpu.VendorID != cpuid.AMD || cpu.Family != 25 {
+		return nil
+	}
+	return y
+}
+
+// merge returns the union of yield maps (nil when all are nil).
+func merge(ys ...map[string]string) map[string]string {
+	var m map[string]string
+	for _, y := range ys {
+		for op, why := range y {
+			if m == nil {
+				m = make(map[string]string)
+			}
+			m[op] = why
+		}
+	}
+	return m
 }
 
 // The kernels behind the quantized ops of each variant.
