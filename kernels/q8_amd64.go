@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/corelane/corelane/internal/scratch"
+	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -178,11 +179,11 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 }
 
 // q6kKernels are one variant's Q6_K kernels: mv a MatVecQ6K* kernel, mm a
-// MatMulQ6K* tile of four columns (their pair-sum tables from
-// q6kPairSums32).
+// MatMulQ6K* tile of four columns over a segment of blocks (their pair-sum
+// tables from q6kPairSums32).
 type q6kKernels struct {
 	mv func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	mm func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+	mm func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 }
 
 func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
@@ -229,10 +230,24 @@ func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
 	}
 }
 
+// q6kSegBlocks is the most blocks of a row the MatMulQ6K tile takes in one
+// pass: four columns of that many blocks, with their tables, take 548
+// bytes a block (8 blocks: 17.5 KB), so they stay in L1 while the rows of
+// a chunk pass over them. Longer rows (ffn_down's 8192 values: 32 blocks,
+// 70 KB) go in segments, the tile carrying each row's lane sums from one
+// segment to the next, so the result keeps every bit. (A variable so that
+// a test can make segments of one block.)
+var q6kSegBlocks = 8
+
+// q6kSubRows is how many rows one segment pass covers before the next
+// segment starts: their lane sums take 128 bytes a row, in scratch memory.
+const q6kSubRows = 64
+
 // matMul runs the four-column tile kernel over chunks of rows, every group
-// of four columns per chunk; the rows and columns left over at the edges
-// go through the matvec kernel, one column at a time. The tables of all
-// column groups are prepared first (they depend on the columns only).
+// of four columns per chunk, each row in segments of at most q6kSegBlocks
+// blocks; the rows and columns left over at the edges go through the
+// matvec kernel, one column at a time. The tables of all column groups are
+// prepared first (they depend on the columns only).
 func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep) {
 	rows, nb := matMulShape("MatMulQ6K", len(dst), ldd, len(w), len(x), cols)
 	if rows == 0 {
@@ -247,12 +262,43 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 			}
 		})
 		defer release()
-		chunk := max(1, q6kChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ6K{}))))
+		const wsize, xsize = int(unsafe.Sizeof(quant.BlockQ6K{})), int(unsafe.Sizeof(quant.BlockQ8K{}))
+		seg := min(nb, max(1, q6kSegBlocks))
+		var acc []float32 // the lane sums of a pass, when rows go in segments
+		if seg < nb {
+			var buf *scratch.Buf
+			acc, buf = scratch.Float32s(q6kSubRows * 32)
+			defer buf.Release()
+		}
+		chunk := max(1, q6kChunkBytes/(nb*wsize))
 		for r0 := 0; r0 < rows; r0 += chunk {
 			n := min(chunk, rows-r0)
 			for g := 0; g < groups; g++ {
 				c := 4 * g
-				k.mm(&dst[c*ldd+r0], ldd, q8Blocks(w[r0*nb:]), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[g*tb]), n, nb)
+				for s0 := 0; s0 < n; s0 += q6kSubRows {
+					sn := min(q6kSubRows, n-s0)
+					var ap *float32
+					if seg == nb {
+						sn = n - s0 // one pass per row: no lane sums to keep
+					} else {
+						ap = &acc[0]
+					}
+					for b0 := 0; b0 < nb; b0 += seg {
+						bn := min(seg, nb-b0)
+						mode := 0
+						if b0 > 0 {
+							mode |= amd64.Q6Resume
+						}
+						if b0+bn == nb {
+							mode |= amd64.Q6Finish
+						}
+						k.mm(&dst[c*ldd+r0+s0], ldd, unsafe.Pointer(&w[(r0+s0)*nb+b0]), unsafe.Pointer(&x[c*nb+b0]),
+							unsafe.Pointer(&tables[g*tb+b0*1024]), sn, bn, (nb-bn)*wsize, nb*xsize, ap, mode)
+					}
+					if seg == nb {
+						break
+					}
+				}
 			}
 		}
 	}

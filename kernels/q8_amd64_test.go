@@ -210,6 +210,56 @@ func TestQ6KQ8_0GuardPages(t *testing.T) {
 func TestMatMulChunks(t *testing.T) {
 	defer func(n, m int) { q6kChunkBytes, q80ChunkBytes = n, m }(q6kChunkBytes, q80ChunkBytes)
 	q6kChunkBytes, q80ChunkBytes = 1, 1
+	testMatMulChunks(t)
+}
+
+// TestMatMulQ6KSegments splits every Q6_K row into segments of one, two and
+// eight blocks (the tile carrying the lane sums from one to the next) and
+// compares every element with the generic dot: rows of 1 to 33 blocks,
+// more rows than one segment pass covers (q6kSubRows), random and extreme
+// operands.
+func TestMatMulQ6KSegments(t *testing.T) {
+	defer func(s int) { q6kSegBlocks = s }(q6kSegBlocks)
+	forEachVariant(t, func(t *testing.T, name string, k Ops) {
+		r := rand.New(rand.NewPCG(25, 26))
+		for _, seg := range []int{1, 2, 8} {
+			q6kSegBlocks = seg
+			for _, nb := range []int{1, 3, 8, 9, 17, 33} {
+				for _, rows := range []int{1, 5, q6kSubRows + 3} {
+					for rep := 0; rep < 3; rep++ {
+						cols := 9
+						w, x := randQ6K(r, rows*nb), randQ8K(r, cols*nb)
+						switch rep {
+						case 1:
+							w, x = extremeQ6K(rows*nb, 0, -128), extremeQ8K(cols*nb, 127)
+						case 2:
+							w, x = extremeQ6K(rows*nb, 63, -128), extremeQ8K(cols*nb, -127)
+						}
+						ldd := rows + 2
+						dst := make([]float32, cols*ldd)
+						k.MatMulQ6K(dst, ldd, w, x, cols, nil)
+						for c := 0; c < cols; c++ {
+							for rr := 0; rr < ldd; rr++ {
+								got := dst[c*ldd+rr]
+								if rr >= rows {
+									if got != 0 {
+										t.Fatalf("seg=%d nb=%d rows=%d: wrote dst[%d] past the rows", seg, nb, rows, c*ldd+rr)
+									}
+									continue
+								}
+								if want := dotQ6KGeneric(w[rr*nb:(rr+1)*nb], x[c*nb:(c+1)*nb]); !sameBits(got, want) {
+									t.Fatalf("seg=%d nb=%d rows=%d rep=%d: [%d,%d] = %v, generic %v", seg, nb, rows, rep, c, rr, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func testMatMulChunks(t *testing.T) {
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(23, 24))
 		for _, nb := range []int{1, 2, 5} {

@@ -36,29 +36,45 @@ func MatVecQ6KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 
-// MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(w[r·nb:(r+1)·nb], x[c·nb:(c+1)·nb])
-// for r < rows and c < 4: four columns of x, each weight row decoded once
-// for all four. t holds, per block b and column c at byte (4b+c)·256, the
-// 128 int16 pair sums 32·(y[2i] + y[2i+1]) of that x block's quants y
-// (kernels.q6kPairSums32 fills it). It reads w[:rows·nb], x[:4·nb] and
-// t[:nb·1024 bytes] and writes only those 4·rows elements of dst. It needs
-// AVX2 and F16C.
+// MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(row r of w, column c of x) for
+// r < rows and c < 4: four columns of x, each weight row decoded once for
+// all four, over one segment of nb blocks of every row. Row r's segment
+// starts at w + r·(nb·210 + wskip) bytes, column c's at x + c·xstride
+// bytes; t holds, per block b of the segment and column c at byte
+// (4b+c)·256, the 128 int16 pair sums 32·(y[2i] + y[2i+1]) of that x
+// block's quants y (kernels.q6kPairSums32 fills it).
+//
+// Each (row, column) keeps eight float32 lane sums. mode bit 0
+// (Q6Resume) starts them from acc[32r+8c:][:8] instead of zero; mode bit 1
+// (Q6Finish) adds them up into dst, else they are stored back into acc. A
+// row computed in consecutive segments (Q6Finish on the last only, Q6Resume
+// on all but the first) gets exactly the bits of one pass over the row.
+//
+// It reads those rows' segments, x's four columns' segments, t[:nb·1024
+// bytes] and, with Q6Resume, acc[:32·rows]; it writes dst's 4·rows
+// elements (Q6Finish) or acc[:32·rows]. It needs AVX2 and F16C.
 //
 //go:noescape
-func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMulQ6KAVXVNNI is MatMulQ6KAVX2 for CPUs with AVX-VNNI.
 //
 //go:noescape
-func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMulQ6KAVX512 is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW and VL.
 //
 //go:noescape
-func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMulQ6KAVX512VNNI is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW, VL and
 // VNNI.
 //
 //go:noescape
-func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
+
+// The mode bits of MatMulQ6K*.
+const (
+	Q6Resume = 1 // start from the lane sums in acc
+	Q6Finish = 2 // sum the lanes into dst (else store them into acc)
+)

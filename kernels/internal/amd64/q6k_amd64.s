@@ -815,15 +815,19 @@ matVecQ6KAVX512VNNI_ret:
 #undef SH1
 #undef A2
 
-// func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+// func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
-// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4:
-// w holds rows·nb Q6_K blocks, x four columns of nb Q8_K blocks, t their
-// pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
-// (4b+c)·256).
+// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
+// over a segment of nb blocks of each row: row r's blocks start at w +
+// r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
+// the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
+// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
+// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX2, F16C
-TEXT ·MatMulQ6KAVX2(SB), NOSPLIT, $0-56
+TEXT ·MatMulQ6KAVX2(SB), NOSPLIT, $0-88
 #define ACC0   Y0  // float sums, column 0
 #define ACC1   Y1  // column 1
 #define ACC2   Y2  // column 2
@@ -848,7 +852,7 @@ TEXT ·MatMulQ6KAVX2(SB), NOSPLIT, $0-56
 	MOVQ            x+24(FP), XROW
 	MOVQ            rows+40(FP), ROWS
 	MOVQ            nb+48(FP), NB
-	IMUL3Q          $blockQ8K__size, NB, XS
+	MOVQ            xstride+64(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	TESTQ           ROWS, ROWS
 	JZ              matMulQ6KAVX2_ret
@@ -857,10 +861,20 @@ matMulQ6KAVX2_row:
 	MOVQ            XROW, XP
 	MOVQ            t+32(FP), TP
 	MOVQ            NB, N
+	TESTQ           $1, mode+80(FP)
+	JNZ             matMulQ6KAVX2_resume
 	VXORPS          Y0, Y0, Y0
 	VXORPS          Y1, Y1, Y1
 	VXORPS          Y2, Y2, Y2
 	VXORPS          Y3, Y3, Y3
+	JMP             matMulQ6KAVX2_start
+matMulQ6KAVX2_resume:
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         0(AX), Y0                      // column 0's lane sums so far
+	VMOVUPS         32(AX), Y1                     // column 1's lane sums so far
+	VMOVUPS         64(AX), Y2                     // column 2's lane sums so far
+	VMOVUPS         96(AX), Y3                     // column 3's lane sums so far
+matMulQ6KAVX2_start:
 	TESTQ           N, N
 	JZ              matMulQ6KAVX2_sum
 
@@ -1073,6 +1087,15 @@ matMulQ6KAVX2_block:
 	JNZ             matMulQ6KAVX2_block
 
 matMulQ6KAVX2_sum:
+	TESTQ           $2, mode+80(FP)
+	JNZ             matMulQ6KAVX2_finish
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         Y0, 0(AX)
+	VMOVUPS         Y1, 32(AX)
+	VMOVUPS         Y2, 64(AX)
+	VMOVUPS         Y3, 96(AX)
+	JMP             matMulQ6KAVX2_next
+matMulQ6KAVX2_finish:
 	MOVQ            DST, AX
 	VEXTRACTF128    $1, Y0, X12                    // v4..v7
 	VADDPS          X12, X0, X0                    // a_i = v_i + v_(i+4)
@@ -1106,6 +1129,9 @@ matMulQ6KAVX2_sum:
 	VADDSS          X12, X3, X3                    // (a0+a2) + (a1+a3)
 	VMOVSS          X3, (AX)
 	ADDQ            LDDB, AX
+matMulQ6KAVX2_next:
+	ADDQ            $128, acc+72(FP)               // the next row's lane sums (never read past the last)
+	ADDQ            wskip+56(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMulQ6KAVX2_row
@@ -1131,15 +1157,19 @@ matMulQ6KAVX2_ret:
 #undef P
 #undef T
 
-// func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+// func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
-// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4:
-// w holds rows·nb Q6_K blocks, x four columns of nb Q8_K blocks, t their
-// pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
-// (4b+c)·256).
+// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
+// over a segment of nb blocks of each row: row r's blocks start at w +
+// r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
+// the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
+// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
+// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX2, AVX-VNNI, F16C
-TEXT ·MatMulQ6KAVXVNNI(SB), NOSPLIT, $0-56
+TEXT ·MatMulQ6KAVXVNNI(SB), NOSPLIT, $0-88
 #define ACC0   Y0  // float sums, column 0
 #define ACC1   Y1  // column 1
 #define ACC2   Y2  // column 2
@@ -1164,7 +1194,7 @@ TEXT ·MatMulQ6KAVXVNNI(SB), NOSPLIT, $0-56
 	MOVQ            x+24(FP), XROW
 	MOVQ            rows+40(FP), ROWS
 	MOVQ            nb+48(FP), NB
-	IMUL3Q          $blockQ8K__size, NB, XS
+	MOVQ            xstride+64(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	TESTQ           ROWS, ROWS
 	JZ              matMulQ6KAVXVNNI_ret
@@ -1173,10 +1203,20 @@ matMulQ6KAVXVNNI_row:
 	MOVQ            XROW, XP
 	MOVQ            t+32(FP), TP
 	MOVQ            NB, N
+	TESTQ           $1, mode+80(FP)
+	JNZ             matMulQ6KAVXVNNI_resume
 	VXORPS          Y0, Y0, Y0
 	VXORPS          Y1, Y1, Y1
 	VXORPS          Y2, Y2, Y2
 	VXORPS          Y3, Y3, Y3
+	JMP             matMulQ6KAVXVNNI_start
+matMulQ6KAVXVNNI_resume:
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         0(AX), Y0                      // column 0's lane sums so far
+	VMOVUPS         32(AX), Y1                     // column 1's lane sums so far
+	VMOVUPS         64(AX), Y2                     // column 2's lane sums so far
+	VMOVUPS         96(AX), Y3                     // column 3's lane sums so far
+matMulQ6KAVXVNNI_start:
 	TESTQ           N, N
 	JZ              matMulQ6KAVXVNNI_sum
 
@@ -1365,6 +1405,15 @@ matMulQ6KAVXVNNI_block:
 	JNZ             matMulQ6KAVXVNNI_block
 
 matMulQ6KAVXVNNI_sum:
+	TESTQ           $2, mode+80(FP)
+	JNZ             matMulQ6KAVXVNNI_finish
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         Y0, 0(AX)
+	VMOVUPS         Y1, 32(AX)
+	VMOVUPS         Y2, 64(AX)
+	VMOVUPS         Y3, 96(AX)
+	JMP             matMulQ6KAVXVNNI_next
+matMulQ6KAVXVNNI_finish:
 	MOVQ            DST, AX
 	VEXTRACTF128    $1, Y0, X12                    // v4..v7
 	VADDPS          X12, X0, X0                    // a_i = v_i + v_(i+4)
@@ -1398,6 +1447,9 @@ matMulQ6KAVXVNNI_sum:
 	VADDSS          X12, X3, X3                    // (a0+a2) + (a1+a3)
 	VMOVSS          X3, (AX)
 	ADDQ            LDDB, AX
+matMulQ6KAVXVNNI_next:
+	ADDQ            $128, acc+72(FP)               // the next row's lane sums (never read past the last)
+	ADDQ            wskip+56(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMulQ6KAVXVNNI_row
@@ -1423,15 +1475,19 @@ matMulQ6KAVXVNNI_ret:
 #undef P
 #undef T
 
-// func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+// func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
-// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4:
-// w holds rows·nb Q6_K blocks, x four columns of nb Q8_K blocks, t their
-// pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
-// (4b+c)·256).
+// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
+// over a segment of nb blocks of each row: row r's blocks start at w +
+// r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
+// the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
+// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
+// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatMulQ6KAVX512(SB), NOSPLIT, $0-56
+TEXT ·MatMulQ6KAVX512(SB), NOSPLIT, $0-88
 #define ACC0   Z0  // float sums, column 0 (ymm)
 #define ACC1   Z1  // column 1
 #define ACC2   Z2  // column 2
@@ -1464,7 +1520,7 @@ TEXT ·MatMulQ6KAVX512(SB), NOSPLIT, $0-56
 	MOVQ            x+24(FP), XROW
 	MOVQ            rows+40(FP), ROWS
 	MOVQ            nb+48(FP), NB
-	IMUL3Q          $blockQ8K__size, NB, XS
+	MOVQ            xstride+64(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	VPBROADCASTD    q6C0F<>(SB), C0F
 	VPBROADCASTD    q6C30<>(SB), C30
@@ -1479,10 +1535,20 @@ matMulQ6KAVX512_row:
 	MOVQ            XROW, XP
 	MOVQ            t+32(FP), TP
 	MOVQ            NB, N
+	TESTQ           $1, mode+80(FP)
+	JNZ             matMulQ6KAVX512_resume
 	VXORPS          Y0, Y0, Y0
 	VXORPS          Y1, Y1, Y1
 	VXORPS          Y2, Y2, Y2
 	VXORPS          Y3, Y3, Y3
+	JMP             matMulQ6KAVX512_start
+matMulQ6KAVX512_resume:
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         0(AX), Y0                      // column 0's lane sums so far
+	VMOVUPS         32(AX), Y1                     // column 1's lane sums so far
+	VMOVUPS         64(AX), Y2                     // column 2's lane sums so far
+	VMOVUPS         96(AX), Y3                     // column 3's lane sums so far
+matMulQ6KAVX512_start:
 	TESTQ           N, N
 	JZ              matMulQ6KAVX512_sum
 
@@ -1612,6 +1678,15 @@ matMulQ6KAVX512_block:
 	JNZ             matMulQ6KAVX512_block
 
 matMulQ6KAVX512_sum:
+	TESTQ           $2, mode+80(FP)
+	JNZ             matMulQ6KAVX512_finish
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         Y0, 0(AX)
+	VMOVUPS         Y1, 32(AX)
+	VMOVUPS         Y2, 64(AX)
+	VMOVUPS         Y3, 96(AX)
+	JMP             matMulQ6KAVX512_next
+matMulQ6KAVX512_finish:
 	MOVQ            DST, AX
 	VEXTRACTF128    $1, Y0, X12                    // v4..v7
 	VADDPS          X12, X0, X0                    // a_i = v_i + v_(i+4)
@@ -1645,6 +1720,9 @@ matMulQ6KAVX512_sum:
 	VADDSS          X12, X3, X3                    // (a0+a2) + (a1+a3)
 	VMOVSS          X3, (AX)
 	ADDQ            LDDB, AX
+matMulQ6KAVX512_next:
+	ADDQ            $128, acc+72(FP)               // the next row's lane sums (never read past the last)
+	ADDQ            wskip+56(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMulQ6KAVX512_row
@@ -1678,15 +1756,19 @@ matMulQ6KAVX512_ret:
 #undef SH0
 #undef SH1
 
-// func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)
+// func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
-// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4:
-// w holds rows·nb Q6_K blocks, x four columns of nb Q8_K blocks, t their
-// pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
-// (4b+c)·256).
+// dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
+// over a segment of nb blocks of each row: row r's blocks start at w +
+// r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
+// the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
+// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
+// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
-TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-56
+TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-88
 #define ACC0   Z0  // float sums, column 0 (ymm)
 #define ACC1   Z1  // column 1
 #define ACC2   Z2  // column 2
@@ -1719,7 +1801,7 @@ TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-56
 	MOVQ            x+24(FP), XROW
 	MOVQ            rows+40(FP), ROWS
 	MOVQ            nb+48(FP), NB
-	IMUL3Q          $blockQ8K__size, NB, XS
+	MOVQ            xstride+64(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	VPBROADCASTD    q6C0F<>(SB), C0F
 	VPBROADCASTD    q6C30<>(SB), C30
@@ -1734,10 +1816,20 @@ matMulQ6KAVX512VNNI_row:
 	MOVQ            XROW, XP
 	MOVQ            t+32(FP), TP
 	MOVQ            NB, N
+	TESTQ           $1, mode+80(FP)
+	JNZ             matMulQ6KAVX512VNNI_resume
 	VXORPS          Y0, Y0, Y0
 	VXORPS          Y1, Y1, Y1
 	VXORPS          Y2, Y2, Y2
 	VXORPS          Y3, Y3, Y3
+	JMP             matMulQ6KAVX512VNNI_start
+matMulQ6KAVX512VNNI_resume:
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         0(AX), Y0                      // column 0's lane sums so far
+	VMOVUPS         32(AX), Y1                     // column 1's lane sums so far
+	VMOVUPS         64(AX), Y2                     // column 2's lane sums so far
+	VMOVUPS         96(AX), Y3                     // column 3's lane sums so far
+matMulQ6KAVX512VNNI_start:
 	TESTQ           N, N
 	JZ              matMulQ6KAVX512VNNI_sum
 
@@ -1859,6 +1951,15 @@ matMulQ6KAVX512VNNI_block:
 	JNZ             matMulQ6KAVX512VNNI_block
 
 matMulQ6KAVX512VNNI_sum:
+	TESTQ           $2, mode+80(FP)
+	JNZ             matMulQ6KAVX512VNNI_finish
+	MOVQ            acc+72(FP), AX
+	VMOVUPS         Y0, 0(AX)
+	VMOVUPS         Y1, 32(AX)
+	VMOVUPS         Y2, 64(AX)
+	VMOVUPS         Y3, 96(AX)
+	JMP             matMulQ6KAVX512VNNI_next
+matMulQ6KAVX512VNNI_finish:
 	MOVQ            DST, AX
 	VEXTRACTF128    $1, Y0, X12                    // v4..v7
 	VADDPS          X12, X0, X0                    // a_i = v_i + v_(i+4)
@@ -1892,6 +1993,9 @@ matMulQ6KAVX512VNNI_sum:
 	VADDSS          X12, X3, X3                    // (a0+a2) + (a1+a3)
 	VMOVSS          X3, (AX)
 	ADDQ            LDDB, AX
+matMulQ6KAVX512VNNI_next:
+	ADDQ            $128, acc+72(FP)               // the next row's lane sums (never read past the last)
+	ADDQ            wskip+56(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMulQ6KAVX512VNNI_row

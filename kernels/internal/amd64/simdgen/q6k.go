@@ -344,11 +344,15 @@ nb Q8_K blocks.`)
 // q6MatMul writes MatMulQ6K<isa>: rows weight rows against four columns.
 func q6MatMul(g *gen) {
 	v := g.v
-	g.text("MatMulQ6K"+v.name, "$0-56", "(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb int)", `
-dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4:
-w holds rows·nb Q6_K blocks, x four columns of nb Q8_K blocks, t their
-pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
-(4b+c)·256).`)
+	g.text("MatMulQ6K"+v.name, "$0-88", "(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)", `
+dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
+over a segment of nb blocks of each row: row r's blocks start at w +
+r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
+the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
+and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
+(q6Finish): sum the lanes into dst, else store them back into acc. A row
+split into segments so gets the bits of one pass over the whole row.`)
 	if v.zmm {
 		g.named(
 			reg{"ACC0", 0, "float sums, column 0 (ymm)"},
@@ -403,7 +407,7 @@ pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
 	g.i("MOVQ", "x+24(FP), XROW")
 	g.i("MOVQ", "rows+40(FP), ROWS")
 	g.i("MOVQ", "nb+48(FP), NB")
-	g.i("IMUL3Q", "$blockQ8K__size, NB, XS")
+	g.i("MOVQ", "xstride+64(FP), XS")
 	g.i("LEAQ", "(XS)(XS*2), XS3")
 	if v.zmm {
 		q6Consts(g, true)
@@ -415,10 +419,19 @@ pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
 	g.i("MOVQ", "XROW, XP")
 	g.i("MOVQ", "t+32(FP), TP")
 	g.i("MOVQ", "NB, N")
+	g.i("TESTQ", "$1, mode+80(FP)")
+	g.jmp("JNZ", "resume")
 	for c := 0; c < 4; c++ {
 		a := g.y(fmt.Sprint("ACC", c))
 		g.i("VXORPS", a+", "+a+", "+a)
 	}
+	g.jmp("JMP", "start")
+	g.label("resume")
+	g.i("MOVQ", "acc+72(FP), AX")
+	for c := 0; c < 4; c++ {
+		g.ic("VMOVUPS", fmt.Sprintf("%d(AX), %s", 32*c, g.y(fmt.Sprint("ACC", c))), fmt.Sprintf("column %d's lane sums so far", c))
+	}
+	g.label("start")
 	g.i("TESTQ", "N, N")
 	g.jmp("JZ", "sum")
 	g.blank()
@@ -493,6 +506,14 @@ pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
 	g.jmp("JNZ", "block")
 	g.blank()
 	g.label("sum")
+	g.i("TESTQ", "$2, mode+80(FP)")
+	g.jmp("JNZ", "finish")
+	g.i("MOVQ", "acc+72(FP), AX")
+	for c := 0; c < 4; c++ {
+		g.i("VMOVUPS", fmt.Sprintf("%s, %d(AX)", g.y(fmt.Sprint("ACC", c)), 32*c))
+	}
+	g.jmp("JMP", "next")
+	g.label("finish")
 	g.i("MOVQ", "DST, AX")
 	var scratch int
 	if v.zmm {
@@ -506,6 +527,9 @@ pair-sum tables (kernels.q6kPairSums32: 256 bytes per block and column, at
 		g.i("VMOVSS", fmt.Sprint("X", acc)+", (AX)")
 		g.i("ADDQ", "LDDB, AX")
 	}
+	g.label("next")
+	g.ic("ADDQ", "$128, acc+72(FP)", "the next row's lane sums (never read past the last)")
+	g.ic("ADDQ", "wskip+56(FP), WP", "the next row's segment")
 	g.i("ADDQ", "$4, DST")
 	g.i("DECQ", "ROWS")
 	g.jmp("JNZ", "row")
