@@ -52,13 +52,16 @@ type benchData struct {
 	x8 []quant.BlockQ8_0
 }
 
-func newBenchData(rows, cols int) *benchData {
+func newBenchData(rows, cols int) *benchData { return newBenchDataK(rows, cols, benchK) }
+
+// newBenchDataK is newBenchData with rows of k values.
+func newBenchDataK(rows, cols, k int) *benchData {
 	r := rand.New(rand.NewPCG(11, 12))
-	nbK, nb8 := benchK/256, benchK/32
+	nbK, nb8 := k/256, k/32
 	return &benchData{
 		q4: randQ4K(r, rows*nbK), q5: randQ5K(r, rows*nbK), q6: randQ6K(r, rows*nbK), q8: randQ8_0(r, rows*nb8),
 		l4: randQ4_0(r, rows*nb8), l5: randQ5_0(r, rows*nb8),
-		hf: randF16s(r, rows*benchK), xf: randF32(r, cols*benchK, 1),
+		hf: randF16s(r, rows*k), xf: randF32(r, cols*k, 1),
 		xk: randQ8K(r, cols*nbK), x8: randQ8_0(r, cols*nb8),
 	}
 }
@@ -137,33 +140,37 @@ func BenchmarkMatVec(b *testing.B) {
 	}
 }
 
-// BenchmarkMatMul: 4096×4096 weights times 64 activation rows (prefill).
+// BenchmarkMatMul: 4096×4096 weights times 64 activation rows (prefill),
+// and llama-3.2-1b's ffn_down shape, 2048×8192 times 32 (long rows: the
+// activation columns of a tile no longer fit in L1).
 func BenchmarkMatMul(b *testing.B) {
-	const rows, cols = 4096, 64
-	d := newBenchData(rows, cols)
-	dst := make([]float32, rows*cols)
-	types := []struct {
-		name  string
-		bytes int
-		run   func(k Ops)
-	}{
-		{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatMulQ4K(dst, rows, d.q4, d.xk, cols, nil) }},
-		{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatMulQ5K(dst, rows, d.q5, d.xk, cols, nil) }},
-		{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatMulQ6K(dst, rows, d.q6, d.xk, cols, nil) }},
-		{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatMulQ8_0(dst, rows, d.q8, d.x8, cols, nil) }},
-	}
-	for _, tt := range types {
-		b.Run("type="+tt.name, func(b *testing.B) {
-			benchVariants(b, func(b *testing.B, k Ops) {
-				b.Run(fmt.Sprintf("rows=%d/k=%d/cols=%d", rows, benchK, cols), func(b *testing.B) {
-					b.SetBytes(int64(tt.bytes))
-					for i := 0; i < b.N; i++ {
-						tt.run(k)
-					}
-					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/op")
+	for _, sh := range []struct{ rows, k, cols int }{{4096, benchK, 64}, {2048, 8192, 32}} {
+		rows, k, cols := sh.rows, sh.k, sh.cols
+		d := newBenchDataK(rows, cols, k)
+		dst := make([]float32, rows*cols)
+		types := []struct {
+			name  string
+			bytes int
+			run   func(k Ops)
+		}{
+			{"q4_K", len(d.q4) * 144, func(k Ops) { k.MatMulQ4K(dst, rows, d.q4, d.xk, cols, nil) }},
+			{"q5_K", len(d.q5) * 176, func(k Ops) { k.MatMulQ5K(dst, rows, d.q5, d.xk, cols, nil) }},
+			{"q6_K", len(d.q6) * 210, func(k Ops) { k.MatMulQ6K(dst, rows, d.q6, d.xk, cols, nil) }},
+			{"q8_0", len(d.q8) * 34, func(k Ops) { k.MatMulQ8_0(dst, rows, d.q8, d.x8, cols, nil) }},
+		}
+		for _, tt := range types {
+			b.Run("type="+tt.name, func(b *testing.B) {
+				benchVariants(b, func(b *testing.B, ops Ops) {
+					b.Run(fmt.Sprintf("rows=%d/k=%d/cols=%d", rows, k, cols), func(b *testing.B) {
+						b.SetBytes(int64(tt.bytes))
+						for i := 0; i < b.N; i++ {
+							tt.run(ops)
+						}
+						b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ms/op")
+					})
 				})
 			})
-		})
+		}
 	}
 }
 

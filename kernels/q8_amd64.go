@@ -180,10 +180,12 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 
 // q6kKernels are one variant's Q6_K kernels: mv a MatVecQ6K* kernel, mm a
 // MatMulQ6K* tile of four columns over a segment of blocks (their pair-sum
-// tables from q6kPairSums32).
+// tables from q6kPairSums32), seg the most blocks of a row longer than
+// q6kWholeBlocks that matMul gives the tile at once (0: whole rows).
 type q6kKernels struct {
-	mv func(dst *float32, w, x unsafe.Pointer, rows, nb int)
-	mm func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
+	mv  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	mm  func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
+	seg int
 }
 
 func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
@@ -230,22 +232,30 @@ func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
 	}
 }
 
-// q6kSegBlocks is the most blocks of a row the MatMulQ6K tile takes in one
-// pass: four columns of that many blocks, with their tables, take 548
-// bytes a block (8 blocks: 17.5 KB), so they stay in L1 while the rows of
-// a chunk pass over them. Longer rows (ffn_down's 8192 values: 32 blocks,
-// 70 KB) go in segments, the tile carrying each row's lane sums from one
-// segment to the next, so the result keeps every bit. (A variable so that
-// a test can make segments of one block.)
-var q6kSegBlocks = 8
+// q6kSegZmm is the zmm tiles' segment (q6kKernels.seg): four columns of a
+// segment's Q8_K blocks, with their tables, take 548 bytes a block (8
+// blocks: 17.5 KB), so they stay in L1 while the rows of a chunk pass over
+// them; rows of ffn_down's 8192 values (32 blocks, 70 KB) did not, and the
+// tile ran a third slower. The tile carries each row's lane sums from one
+// segment to the next, so the result keeps every bit. Rows of up to
+// q6kWholeBlocks blocks (35 KB) measured no faster in segments, and the ymm
+// tiles, which do twice the instructions per block, measured slower in
+// them (bench/results/2026-12-04-zen5/), so those take whole rows.
+const (
+	q6kSegZmm      = 8
+	q6kWholeBlocks = 16
+)
+
+// q6kSegBlocks, when positive, overrides every variant's segment (tests
+// make segments of one block).
+var q6kSegBlocks = 0
 
 // q6kSubRows is how many rows one segment pass covers before the next
 // segment starts: their lane sums take 128 bytes a row, in scratch memory.
 const q6kSubRows = 64
 
 // matMul runs the four-column tile kernel over chunks of rows, every group
-// of four columns per chunk, each row in segments of at most q6kSegBlocks
-// blocks; the rows and columns left over at the edges go through the
+// of four columns per chunk, each row in segments of at most k.seg blocks; the rows and columns left over at the edges go through the
 // matvec kernel, one column at a time. The tables of all column groups are
 // prepared first (they depend on the columns only).
 func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant.BlockQ8K, cols int, prep *Prep) {
@@ -263,7 +273,12 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		})
 		defer release()
 		const wsize, xsize = int(unsafe.Sizeof(quant.BlockQ6K{})), int(unsafe.Sizeof(quant.BlockQ8K{}))
-		seg := min(nb, max(1, q6kSegBlocks))
+		seg := nb
+		if q6kSegBlocks > 0 {
+			seg = min(nb, q6kSegBlocks)
+		} else if k.seg > 0 && nb > q6kWholeBlocks {
+			seg = k.seg
+		}
 		var acc []float32 // the lane sums of a pass, when rows go in segments
 		if seg < nb {
 			var buf *scratch.Buf

@@ -214,7 +214,8 @@ func TestMatMulChunks(t *testing.T) {
 }
 
 // TestMatMulQ6KSegments splits every Q6_K row into segments of one, two and
-// eight blocks (the tile carrying the lane sums from one to the next) and
+// eight blocks, and into the variant's own (the tile carrying the lane sums
+// from one to the next), and
 // compares every element with the generic dot: rows of 1 to 33 blocks,
 // more rows than one segment pass covers (q6kSubRows), random and extreme
 // operands.
@@ -222,7 +223,7 @@ func TestMatMulQ6KSegments(t *testing.T) {
 	defer func(s int) { q6kSegBlocks = s }(q6kSegBlocks)
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(25, 26))
-		for _, seg := range []int{1, 2, 8} {
+		for _, seg := range []int{0, 1, 2, 8} { // 0: the variant's own segments
 			q6kSegBlocks = seg
 			for _, nb := range []int{1, 3, 8, 9, 17, 33} {
 				for _, rows := range []int{1, 5, q6kSubRows + 3} {
