@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/corelane/corelane/internal/scratch"
 )
@@ -20,9 +22,9 @@ import (
 // The preparation never changes a result bit; it changes only where the
 // kernel reads its operands from.
 type Prep struct {
-	once sync.Once
-	buf  *scratch.Buf
-	data []byte
+	state atomic.Int32
+	buf   *scratch.Buf
+	data  []byte
 }
 
 // Release gives the prepared memory back and makes p ready for another
@@ -34,10 +36,23 @@ func (p *Prep) Release() {
 	*p = Prep{}
 }
 
+// The states of a Prep.
+const (
+	prepEmpty   = iota
+	prepFilling // one goroutine is running fill
+	prepReady
+	prepFailed // fill panicked
+)
+
 // bytes returns n bytes written by fill on the first call for this
 // product; later calls (from any goroutine) wait for that one and get the
 // same bytes. On a nil p it fills a fresh buffer every call and returns its
 // release function too.
+//
+// The wait spins (yielding the processor) instead of sleeping on a lock:
+// the fill takes microseconds, and a helper that parks on a contended
+// sync.Once wakes tens of microseconds late, which on two cores cost a
+// 512-row matmul a third of its speed (bench/results/2026-12-04-zen5/).
 func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, release func()) {
 	if p == nil {
 		buf := scratch.Get(n)
@@ -45,12 +60,29 @@ func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, release func()) {
 		fill(b)
 		return b, buf.Release
 	}
-	p.once.Do(func() {
-		p.buf = scratch.Get(n)
-		p.data = p.buf.Bytes(n)
-		fill(p.data)
-	})
-	return p.data, func() {}
+	if p.state.CompareAndSwap(prepEmpty, prepFilling) {
+		p.fill(n, fill)
+	}
+	for {
+		switch p.state.Load() {
+		case prepReady:
+			return p.data, func() {}
+		case prepFailed:
+			panic("kernels: the preparation of this product's activations panicked on another goroutine")
+		}
+		runtime.Gosched()
+	}
+}
+
+// fill runs the preparation and publishes its state, prepFailed if it
+// panics (the panic goes on).
+func (p *Prep) fill(n int, fill func([]byte)) {
+	state := int32(prepFailed)
+	defer func() { p.state.Store(state) }()
+	p.buf = scratch.Get(n)
+	p.data = p.buf.Bytes(n)
+	fill(p.data)
+	state = prepReady
 }
 
 var prepPool = sync.Pool{New: func() any { return new(Prep) }}
