@@ -108,7 +108,7 @@ func (k kqKernels[W]) matVecOp(dst []float32, w []W, x []quant.BlockQ8K) {
 		return
 	}
 	k.rows(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
-	canonNaNs(dst)
+	canonNaNsAVX2(dst)
 }
 
 // kqPanelBytes bounds the weights that one pass over the activation columns
@@ -168,7 +168,7 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 			k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 	}
-	canonNaNCols(dst, ldd, rows, cols)
+	canonNaNColsAVX2(dst, ldd, rows, cols)
 }
 
 // kqPackPairs writes activation columns 2p and 2p+1 (of nb blocks each, at

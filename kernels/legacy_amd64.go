@@ -34,7 +34,7 @@ func (k legacyKernel[W]) matVec(dst []float32, w []W, x []quant.BlockQ8_0) {
 		return
 	}
 	k(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
-	canonNaNs(dst)
+	canonNaNsAVX2(dst)
 }
 
 func (k legacyKernel[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8_0, cols int, _ *Prep) {
@@ -45,5 +45,5 @@ func (k legacyKernel[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8
 	for c := 0; c < cols; c++ {
 		k(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
 	}
-	canonNaNCols(dst, ldd, rows, cols)
+	canonNaNColsAVX2(dst, ldd, rows, cols)
 }

@@ -75,7 +75,7 @@ func (k q80Kernels) matVec(dst []float32, w, x []quant.BlockQ8_0) {
 		return
 	}
 	k.rows(&dst[0], q8Blocks(w), x, len(dst))
-	canonNaNs(dst)
+	canonNaNsAVX2(dst)
 }
 
 // q80PackedBlock is the size of one block of one column in packQ8_0's
@@ -155,7 +155,7 @@ func (k q80Kernels) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols 
 	for c := groups * k.cols; c < cols; c++ {
 		k.rows(&dst[c*ldd], q8Blocks(w), x[c*nb:(c+1)*nb], rows)
 	}
-	canonNaNCols(dst, ldd, rows, cols)
+	canonNaNColsAVX2(dst, ldd, rows, cols)
 }
 
 // matMulShape checks a MatMul call (lengths in elements and blocks) and
@@ -205,7 +205,7 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 		return
 	}
 	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
-	canonNaNs(dst)
+	canonNaNsAVX2(dst)
 }
 
 // q6kChunkBytes is how many weight bytes matMul lets a chunk of rows hold,
@@ -320,5 +320,5 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	for c := 4 * groups; c < cols; c++ {
 		k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
 	}
-	canonNaNCols(dst, ldd, rows, cols)
+	canonNaNColsAVX2(dst, ldd, rows, cols)
 }
