@@ -75,45 +75,50 @@ func BenchmarkMatMul(b *testing.B) {
 	}
 }
 
-// BenchmarkLayerMatMul: the products of one llama-3.2-1b layer at prefill
-// (32 tokens): Q/K/V (Q4_K, Q4_K, Q6_K) and gate/up (Q4_K) as MatMulShared,
-// the output projection, and ffn_down in both of the Q4_K_M mix's types.
+// BenchmarkLayerMatMul: the products of one llama-3.2-1b layer at decode
+// (1 token) and prefill (32 tokens): Q/K/V (Q4_K, Q4_K, Q6_K) and gate/up
+// (Q4_K) as MatMulShared, the output projection, and ffn_down in both of
+// the Q4_K_M mix's types.
 func BenchmarkLayerMatMul(b *testing.B) {
-	const d, kv, ff, n = 2048, 512, 8192, 32
+	const d, kv, ff, maxN = 2048, 512, 8192, 32
 	q, k, v := benchMatrix(b, quant.Q4K, d, d), benchMatrix(b, quant.Q4K, kv, d), benchMatrix(b, quant.Q6K, kv, d)
 	g, u := benchMatrix(b, quant.Q4K, ff, d), benchMatrix(b, quant.Q4K, ff, d)
 	down6, down4 := benchMatrix(b, quant.Q6K, d, ff), benchMatrix(b, quant.Q4K, d, ff)
-	x := make([]float32, n*ff)
+	x := make([]float32, maxN*ff)
 	for i := range x {
 		x[i] = float32(i%7) - 3
 	}
-	o1, o2, o3 := make([]float32, n*ff), make([]float32, n*ff), make([]float32, n*kv)
+	o1, o2, o3 := make([]float32, maxN*ff), make([]float32, maxN*ff), make([]float32, maxN*kv)
 	be, err := New()
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, sc := range benchSchedules() {
 		ctx := be.Context().WithSchedule(sc.s)
-		cases := []struct {
-			name string
-			run  func() error
-		}{
-			{"qkv", func() error {
-				return ctx.MatMulShared([][]float32{o1[:n*d], o2[:n*kv], o3}, []Matrix{q, k, v}, x[:n*d], n)
-			}},
-			{"o", func() error { return ctx.MatMul(o1[:n*d], q, x[:n*d], n) }},
-			{"gate_up", func() error { return ctx.MatMulShared([][]float32{o1, o2}, []Matrix{g, u}, x[:n*d], n) }},
-			{"down_q6_K", func() error { return ctx.MatMul(o1[:n*d], down6, x, n) }},
-			{"down_q4_K", func() error { return ctx.MatMul(o1[:n*d], down4, x, n) }},
-		}
-		for _, c := range cases {
-			b.Run(fmt.Sprintf("m=%s/tokens=%d/sched=%s", c.name, n, sc.name), func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					if err := c.run(); err != nil {
-						b.Fatal(err)
+		for _, n := range []int{1, maxN} {
+			cases := []struct {
+				name string
+				run  func() error
+			}{
+				{"qkv", func() error {
+					return ctx.MatMulShared([][]float32{o1[:n*d], o2[:n*kv], o3[:n*kv]}, []Matrix{q, k, v}, x[:n*d], n)
+				}},
+				{"o", func() error { return ctx.MatMul(o1[:n*d], q, x[:n*d], n) }},
+				{"gate_up", func() error {
+					return ctx.MatMulShared([][]float32{o1[:n*ff], o2[:n*ff]}, []Matrix{g, u}, x[:n*d], n)
+				}},
+				{"down_q6_K", func() error { return ctx.MatMul(o1[:n*d], down6, x[:n*ff], n) }},
+				{"down_q4_K", func() error { return ctx.MatMul(o1[:n*d], down4, x[:n*ff], n) }},
+			}
+			for _, c := range cases {
+				b.Run(fmt.Sprintf("m=%s/tokens=%d/sched=%s", c.name, n, sc.name), func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						if err := c.run(); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

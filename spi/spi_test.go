@@ -239,31 +239,49 @@ func TestParallelismDowngrade(t *testing.T) {
 
 // TestMatMulShared: several matrices on one input give each matrix exactly
 // MatMul's bits, for mixed weight types (three activation types, F32 and
-// F16 among them), and the shape errors name the matrix at fault.
+// F16 among them), one token and several, on schedules whose chunks span
+// the matrices' boundaries (the products share one region) and with the
+// "cols" hint; and the shape errors name the matrix at fault.
 func TestMatMulShared(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 4))
-	const cols, n = 512, 13
+	const cols, maxN = 512, 13
 	types := []quant.Type{quant.Q4K, quant.Q8_0, quant.Q5_1, quant.F32, quant.FP16, quant.Q6K, quant.Q4_0}
 	ws := make([]Matrix, len(types))
 	dst := make([][]float32, len(types))
 	for i, typ := range types {
 		ws[i] = quantized(t, r, typ, 40+i, cols)
-		dst[i] = make([]float32, n*ws[i].Rows)
+		dst[i] = make([]float32, maxN*ws[i].Rows)
 	}
-	x := randVec(r, n*cols)
-	for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
-		ctx := newBackend(t, WithSchedule(s)).Context()
-		if err := ctx.MatMulShared(dst, ws, x, n); err != nil {
-			t.Fatal(err)
-		}
-		for i, w := range ws {
-			want := make([]float32, n*w.Rows)
-			if err := ctx.MatMul(want, w, x, n); err != nil {
-				t.Fatal(err)
+	x := randVec(r, maxN*cols)
+	want := newBackend(t).Context() // MatMul, sequential
+	for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware(), testPool(t, 4)} {
+		for _, hint := range []string{"", "cols"} {
+			ctx := newBackend(t, WithSchedule(s)).Context()
+			if hint != "" {
+				var err error
+				if ctx, err = ctx.WithHint(ScheduleHint{Op: "MatMul", Dim: hint}); err != nil {
+					t.Fatal(err)
+				}
 			}
-			for j := range want {
-				if math.Float32bits(dst[i][j]) != math.Float32bits(want[j]) {
-					t.Fatalf("%s: matrix %d (%v) [%d] = %v, MatMul %v", s.Name(), i, w.Type, j, dst[i][j], want[j])
+			for _, n := range []int{1, maxN} {
+				d := make([][]float32, len(dst))
+				for i := range dst {
+					d[i] = dst[i][:n*ws[i].Rows]
+					clear(d[i])
+				}
+				if err := ctx.MatMulShared(d, ws, x[:n*cols], n); err != nil {
+					t.Fatal(err)
+				}
+				for i, w := range ws {
+					ref := make([]float32, n*w.Rows)
+					if err := want.MatMul(ref, w, x[:n*cols], n); err != nil {
+						t.Fatal(err)
+					}
+					for j := range ref {
+						if math.Float32bits(d[i][j]) != math.Float32bits(ref[j]) {
+							t.Fatalf("%s hint %q n=%d: matrix %d (%v) [%d] = %v, MatMul %v", s.Name(), hint, n, i, w.Type, j, d[i][j], ref[j])
+						}
+					}
 				}
 			}
 		}
@@ -271,15 +289,15 @@ func TestMatMulShared(t *testing.T) {
 	ctx := newBackend(t).Context()
 	bad := append([]Matrix(nil), ws...)
 	bad[2].Cols = 256
-	if err := ctx.MatMulShared(dst, bad, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "ws[2].Cols = 256") {
+	if err := ctx.MatMulShared(dst, bad, x, maxN); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "ws[2].Cols = 256") {
 		t.Errorf("mismatched Cols: %v", err)
 	}
 	short := append([][]float32(nil), dst...)
 	short[3] = short[3][:10]
-	if err := ctx.MatMulShared(short, ws, x, n); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "dst[3]") {
+	if err := ctx.MatMulShared(short, ws, x, maxN); !errors.Is(err, ErrShape) || !strings.Contains(err.Error(), "dst[3]") {
 		t.Errorf("short dst[3]: %v", err)
 	}
-	if err := ctx.MatMulShared(dst[:2], ws, x, n); !errors.Is(err, ErrShape) {
+	if err := ctx.MatMulShared(dst[:2], ws, x, maxN); !errors.Is(err, ErrShape) {
 		t.Errorf("2 outputs for %d matrices: %v", len(ws), err)
 	}
 }
