@@ -167,16 +167,19 @@ func checkRowKernels[W, X any](t *testing.T, typ string, nb int, gen func(rows i
 // TestQ6KQ8_0GuardPages runs every variant on inputs that end at a
 // PROT_NONE page (an over-read faults), for every block count up to two
 // super-blocks' worth plus one (Q8_0: up to 8·17+1 blocks), with random and
-// extreme operands.
+// extreme operands; Q6_K also with its matmul rows in segments of one block.
 func TestQ6KQ8_0GuardPages(t *testing.T) {
 	skipSweepInShort(t)
 	if !haveGuardPages {
 		t.Log("no guard pages on this OS; plain copies")
 	}
+	defer func(s int) { q6kSegBlocks = s }(q6kSegBlocks)
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(21, 22))
 		for nb := 0; nb <= maxBlocks; nb++ {
-			for rep := 0; rep < 3; rep++ {
+			for rep := 0; rep < 6; rep++ {
+				q6kSegBlocks = rep / 3 // 1: rows in segments of one block
+				rep := rep % 3
 				gen := func(rows int) []quant.BlockQ6K { return randQ6K(r, rows*nb) }
 				genx := func(cols int) []quant.BlockQ8K { return randQ8K(r, cols*nb) }
 				if rep == 1 {
