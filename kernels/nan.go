@@ -29,11 +29,3 @@ func canonNaNs(dst []float32) {
 		}
 	}
 }
-
-// canonNaNCols runs canonNaNs over the rows elements of each of cols
-// columns of dst with leading dimension ldd.
-func canonNaNCols(dst []float32, ldd, rows, cols int) {
-	for c := 0; c < cols; c++ {
-		canonNaNs(dst[c*ldd : c*ldd+rows])
-	}
-}

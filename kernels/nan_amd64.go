@@ -12,7 +12,8 @@ func canonNaNsAVX2(dst []float32) {
 	}
 }
 
-// canonNaNColsAVX2 is canonNaNCols with canonNaNsAVX2.
+// canonNaNColsAVX2 runs canonNaNsAVX2 over the rows elements of each of
+// cols columns of dst with leading dimension ldd.
 func canonNaNColsAVX2(dst []float32, ldd, rows, cols int) {
 	for c := 0; c < cols; c++ {
 		canonNaNsAVX2(dst[c*ldd : c*ldd+rows])

@@ -279,25 +279,22 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		} else if k.seg > 0 && nb > q6kWholeBlocks {
 			seg = k.seg
 		}
-		var acc []float32 // the lane sums of a pass, when rows go in segments
+		// Whole rows: one pass over a chunk. Segments: passes of
+		// q6kSubRows rows, whose lane sums wait in acc between segments.
+		var ap *float32
+		pass := rows
 		if seg < nb {
-			var buf *scratch.Buf
-			acc, buf = scratch.Float32s(q6kSubRows * 32)
+			acc, buf := scratch.Float32s(q6kSubRows * 32)
 			defer buf.Release()
+			ap, pass = &acc[0], q6kSubRows
 		}
 		chunk := max(1, q6kChunkBytes/(nb*wsize))
 		for r0 := 0; r0 < rows; r0 += chunk {
 			n := min(chunk, rows-r0)
 			for g := 0; g < groups; g++ {
 				c := 4 * g
-				for s0 := 0; s0 < n; s0 += q6kSubRows {
-					sn := min(q6kSubRows, n-s0)
-					var ap *float32
-					if seg == nb {
-						sn = n - s0 // one pass per row: no lane sums to keep
-					} else {
-						ap = &acc[0]
-					}
+				for s0 := 0; s0 < n; s0 += pass {
+					sn := min(pass, n-s0)
 					for b0 := 0; b0 < nb; b0 += seg {
 						bn := min(seg, nb-b0)
 						mode := 0
@@ -309,9 +306,6 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 						}
 						k.mm(&dst[c*ldd+r0+s0], ldd, unsafe.Pointer(&w[(r0+s0)*nb+b0]), unsafe.Pointer(&x[c*nb+b0]),
 							unsafe.Pointer(&tables[g*tb+b0*1024]), sn, bn, (nb-bn)*wsize, nb*xsize, ap, mode)
-					}
-					if seg == nb {
-						break
 					}
 				}
 			}
