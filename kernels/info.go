@@ -19,6 +19,10 @@ type Report struct {
 	Forced   string        `json:"forced,omitempty"`
 	InitErr  string        `json:"init_error,omitempty"`
 	Ops      []OpInfo      `json:"ops"`
+	// Tuning lists the kernels' settings chosen for this CPU beyond the
+	// variant (a prefetch distance, say), each with why; none changes a
+	// result.
+	Tuning []string `json:"tuning,omitempty"`
 }
 
 // FeatureInfo says whether the CPU has one feature.
@@ -52,7 +56,7 @@ var reportFeatures = map[string][]cpuid.FeatureID{
 // Info reports the CPU, the variants and the kernel each op uses.
 func Info() Report {
 	s := load()
-	r := Report{CPU: cpu.BrandName, Arch: runtime.GOARCH, Forced: s.forced}
+	r := Report{CPU: cpu.BrandName, Arch: runtime.GOARCH, Forced: s.forced, Tuning: archTuning()}
 	if initErr != nil {
 		r.InitErr = initErr.Error()
 	}
@@ -113,5 +117,8 @@ func (r Report) String() string {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.Op, o.Variant, strings.Join(o.Runnable, ","), o.Reason)
 	}
 	tw.Flush()
+	for _, t := range r.Tuning {
+		fmt.Fprintf(&b, "tuning: %s\n", t)
+	}
 	return b.String()
 }

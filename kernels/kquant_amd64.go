@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/klauspost/cpuid/v2"
+
 	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
@@ -22,7 +24,7 @@ import (
 // kqKernels is one variant's Q4_K or Q5_K kernels (W is the weight block);
 // at most one of matMul8 and matMul8x is set. Its methods are the Ops.
 type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
-	matVec   func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	matVec   func(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 	matMul4  func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 	matMul8  func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 	matMul8x func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
@@ -34,7 +36,39 @@ type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
 // where one sequential stream with software prefetch keeps the memory
 // busier; see bench/results.)
 func (k kqKernels[W]) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
-	k.matVec(dst, w, x, rows, nb)
+	k.matVec(dst, w, x, rows, nb, kqPrefetchBytes[W]())
+}
+
+// kqPrefetchBlocks is how many weight blocks ahead of the one it reads the
+// Q4_K and Q5_K matrix-vector kernels (and so the dots) prefetch, chosen
+// for the CPU by kqPrefetchFor when the package starts (a variable so that
+// BenchmarkPrefetchDistance can try others). Prefetches never change a
+// result, only how soon the weights arrive.
+var kqPrefetchBlocks, kqPrefetchWhy = kqPrefetchFor(cpu.VendorID, cpu.Family)
+
+// kqPrefetchFor returns the prefetch distance in blocks for a CPU and why.
+// On Zen 4 (bench/results/2026-12-04-zen4, prefetch-ablation-*) 64 blocks
+// streamed 10–16% slower from DRAM than 16, and 16–32 were within the
+// noise. On Zen 5 (bench/results/2026-12-05-zen5/prefetch-distance.txt)
+// 96 blocks streamed 9–17% faster than 32 with the zmm kernels, 2–8% with
+// avx2's, and 128 was no faster than 96. Other CPUs keep 32, the distance
+// every earlier measurement used.
+func kqPrefetchFor(vendor cpuid.Vendor, family int) (blocks int, why string) {
+	if vendor == cpuid.AMD && family == 26 {
+		return 96, "Zen 5, where that streamed from DRAM 9-17% faster than 32 blocks (zmm kernels; BenchmarkPrefetchDistance, 8 rounds)"
+	}
+	return 32, "the distance measured on Zen 3 and Zen 4"
+}
+
+// archTuning is Report.Tuning on amd64.
+func archTuning() []string {
+	return []string{fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy)}
+}
+
+// kqPrefetchBytes is kqPrefetchBlocks in bytes of W.
+func kqPrefetchBytes[W any]() int {
+	var w W
+	return kqPrefetchBlocks * int(unsafe.Sizeof(w))
 }
 
 // The dots call the matrix-vector kernels directly, one function each: a
@@ -43,49 +77,49 @@ func (k kqKernels[W]) rows(dst *float32, w, x unsafe.Pointer, rows, nb int) {
 
 func dotQ4KAVX2(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb)
+	amd64.MatVecQ4KAVX2(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ4K]())
 	return canonNaN(r)
 }
 
 func dotQ4KAVXVNNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb)
+	amd64.MatVecQ4KAVXVNNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ4K]())
 	return canonNaN(r)
 }
 
 func dotQ4KAVX512(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb)
+	amd64.MatVecQ4KAVX512(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ4K]())
 	return canonNaN(r)
 }
 
 func dotQ4KAVX512VNNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb)
+	amd64.MatVecQ4KAVX512VNNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ4K]())
 	return canonNaN(r)
 }
 
 func dotQ5KAVX2(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb)
+	amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
 	return canonNaN(r)
 }
 
 func dotQ5KAVXVNNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb)
+	amd64.MatVecQ5KAVXVNNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
 	return canonNaN(r)
 }
 
 func dotQ5KAVX512(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb)
+	amd64.MatVecQ5KAVX512(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
 	return canonNaN(r)
 }
 
 func dotQ5KAVX512VNNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
-	amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb)
+	amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
 	return canonNaN(r)
 }
 

@@ -95,3 +95,6 @@ func asimdOps(k rowKernels) Ops {
 		ExpSum: expSumNEON,
 	}
 }
+
+// archTuning is Report.Tuning: nothing is tuned per CPU here.
+func archTuning() []string { return nil }

@@ -27,28 +27,30 @@ type Q8KPair struct {
 }
 
 // MatVecQ4KAVX2 sets dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for
-// r < rows. Requires AVX2, F16C.
+// r < rows, prefetching the weights pf bytes ahead of the block it reads
+// (prefetches never fault: any pf is safe, and none changes a result).
+// Requires AVX2, F16C.
 //
 //go:noescape
-func MatVecQ4KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
+func MatVecQ4KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
 // MatVecQ4KAVXVNNI is MatVecQ4KAVX2 with VEX VPDPWSSD. Requires AVX2, F16C,
 // AVX-VNNI.
 //
 //go:noescape
-func MatVecQ4KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+func MatVecQ4KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
 // MatVecQ4KAVX512 is MatVecQ4KAVX2 on zmm registers. Requires AVX512F,
 // AVX512BW, AVX512VL, F16C.
 //
 //go:noescape
-func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
 // MatVecQ4KAVX512VNNI is MatVecQ4KAVX512 with VPDPWSSD. Requires AVX512F,
 // AVX512BW, AVX512VL, AVX512VNNI, F16C.
 //
 //go:noescape
-func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
 // MatMul4Q4KAVX2 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight

@@ -52,6 +52,7 @@
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
+#define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
 // AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
@@ -82,16 +83,17 @@
 #define SCB   Y14 // scale bytes
 #define NIB   Y15 // 0x0F bytes
 
-// func MatVecQ4KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ4KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C
-TEXT ·MatVecQ4KAVX2(SB), NOSPLIT, $0-40
+TEXT ·MatVecQ4KAVX2(SB), NOSPLIT, $0-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ4KAVX2_ret
 	VMOVDQU         kqNib<>(SB), NIB
@@ -107,9 +109,9 @@ matVecQ4KAVX2_row:
 
 	PCALIGN         $32
 matVecQ4KAVX2_block:
-	PREFETCHT0      (32*blockQ4K__size+0)(WP)
-	PREFETCHT0      (32*blockQ4K__size+64)(WP)
-	PREFETCHT0      (32*blockQ4K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	VBROADCASTI128  blockQ4K_scales(WP), SCB
 	VPSHUFD         $0xA4, SCB, SWL
 	VPSRLVD         kqSv<>(SB), SWL, SWL
@@ -249,16 +251,17 @@ matVecQ4KAVX2_ret:
 #define NIB   Y15 // 0x0F bytes
 #define A2    Y8  // int32 sums A of the odd sub-blocks
 
-// func MatVecQ4KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ4KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C, AVX-VNNI
-TEXT ·MatVecQ4KAVXVNNI(SB), NOSPLIT, $0-40
+TEXT ·MatVecQ4KAVXVNNI(SB), NOSPLIT, $0-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ4KAVXVNNI_ret
 	VMOVDQU         kqNib<>(SB), NIB
@@ -274,9 +277,9 @@ matVecQ4KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ4KAVXVNNI_block:
-	PREFETCHT0      (32*blockQ4K__size+0)(WP)
-	PREFETCHT0      (32*blockQ4K__size+64)(WP)
-	PREFETCHT0      (32*blockQ4K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	VBROADCASTI128  blockQ4K_scales(WP), SCB
 	VPSHUFD         $0xA4, SCB, SWL
 	VPSRLVD         kqSv<>(SB), SWL, SWL
@@ -417,16 +420,17 @@ matVecQ4KAVXVNNI_ret:
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 
-// func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatVecQ4KAVX512(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ4KAVX512(SB), NOSPLIT, $16-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ4KAVX512_ret
 	VMOVDQU64       kqNib<>(SB), NIB
@@ -452,9 +456,9 @@ matVecQ4KAVX512_row:
 
 	PCALIGN         $32
 matVecQ4KAVX512_block:
-	PREFETCHT0      (32*blockQ4K__size+0)(WP)
-	PREFETCHT0      (32*blockQ4K__size+64)(WP)
-	PREFETCHT0      (32*blockQ4K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	MOVQ            blockQ4K_scales(WP), AX
 	MOVL            blockQ4K_scales+8(WP), R10
 	MOVQ            AX, R11
@@ -591,16 +595,17 @@ matVecQ4KAVX512_ret:
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 
-// func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
-TEXT ·MatVecQ4KAVX512VNNI(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ4KAVX512VNNI(SB), NOSPLIT, $16-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ4KAVX512VNNI_ret
 	VMOVDQU64       kqNib<>(SB), NIB
@@ -626,9 +631,9 @@ matVecQ4KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ4KAVX512VNNI_block:
-	PREFETCHT0      (32*blockQ4K__size+0)(WP)
-	PREFETCHT0      (32*blockQ4K__size+64)(WP)
-	PREFETCHT0      (32*blockQ4K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	MOVQ            blockQ4K_scales(WP), AX
 	MOVL            blockQ4K_scales+8(WP), R10
 	MOVQ            AX, R11

@@ -53,6 +53,7 @@
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
+#define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
 // AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
@@ -85,16 +86,17 @@
 #define QH    Y6  // qh
 #define T     Y7  // scratch
 
-// func MatVecQ5KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ5KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C
-TEXT ·MatVecQ5KAVX2(SB), NOSPLIT, $0-40
+TEXT ·MatVecQ5KAVX2(SB), NOSPLIT, $0-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ5KAVX2_ret
 	VMOVDQU         kqNib<>(SB), NIB
@@ -110,9 +112,9 @@ matVecQ5KAVX2_row:
 
 	PCALIGN         $32
 matVecQ5KAVX2_block:
-	PREFETCHT0      (32*blockQ5K__size+0)(WP)
-	PREFETCHT0      (32*blockQ5K__size+64)(WP)
-	PREFETCHT0      (32*blockQ5K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	VBROADCASTI128  blockQ5K_scales(WP), SCB
 	VPSHUFD         $0xA4, SCB, SWL
 	VPSRLVD         kqSv<>(SB), SWL, SWL
@@ -280,16 +282,17 @@ matVecQ5KAVX2_ret:
 #define T     Y7  // scratch
 #define A2    Y8  // int32 sums A of the odd sub-blocks
 
-// func MatVecQ5KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ5KAVXVNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX2, F16C, AVX-VNNI
-TEXT ·MatVecQ5KAVXVNNI(SB), NOSPLIT, $0-40
+TEXT ·MatVecQ5KAVXVNNI(SB), NOSPLIT, $0-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ5KAVXVNNI_ret
 	VMOVDQU         kqNib<>(SB), NIB
@@ -305,9 +308,9 @@ matVecQ5KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ5KAVXVNNI_block:
-	PREFETCHT0      (32*blockQ5K__size+0)(WP)
-	PREFETCHT0      (32*blockQ5K__size+64)(WP)
-	PREFETCHT0      (32*blockQ5K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	VBROADCASTI128  blockQ5K_scales(WP), SCB
 	VPSHUFD         $0xA4, SCB, SWL
 	VPSRLVD         kqSv<>(SB), SWL, SWL
@@ -476,16 +479,17 @@ matVecQ5KAVXVNNI_ret:
 #define QH    Z12 // the 32 qh bytes in both halves
 #define H10   Z23 // 0x10 bytes
 
-// func MatVecQ5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatVecQ5KAVX512(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ5KAVX512(SB), NOSPLIT, $16-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ5KAVX512_ret
 	VMOVDQU64       kqNib<>(SB), NIB
@@ -512,9 +516,9 @@ matVecQ5KAVX512_row:
 
 	PCALIGN         $32
 matVecQ5KAVX512_block:
-	PREFETCHT0      (32*blockQ5K__size+0)(WP)
-	PREFETCHT0      (32*blockQ5K__size+64)(WP)
-	PREFETCHT0      (32*blockQ5K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	MOVQ            blockQ5K_scales(WP), AX
 	MOVL            blockQ5K_scales+8(WP), R10
 	MOVQ            AX, R11
@@ -666,16 +670,17 @@ matVecQ5KAVX512_ret:
 #define QH    Z12 // the 32 qh bytes in both halves
 #define H10   Z23 // 0x10 bytes
 
-// func MatVecQ5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
+// func MatVecQ5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
-TEXT ·MatVecQ5KAVX512VNNI(SB), NOSPLIT, $16-40
+TEXT ·MatVecQ5KAVX512VNNI(SB), NOSPLIT, $16-48
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+8(FP), WP
 	MOVQ            x+16(FP), XROW
 	MOVQ            rows+24(FP), ROWS
 	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
 	TESTQ           ROWS, ROWS
 	JZ              matVecQ5KAVX512VNNI_ret
 	VMOVDQU64       kqNib<>(SB), NIB
@@ -702,9 +707,9 @@ matVecQ5KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ5KAVX512VNNI_block:
-	PREFETCHT0      (32*blockQ5K__size+0)(WP)
-	PREFETCHT0      (32*blockQ5K__size+64)(WP)
-	PREFETCHT0      (32*blockQ5K__size+128)(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
 	MOVQ            blockQ5K_scales(WP), AX
 	MOVL            blockQ5K_scales+8(WP), R10
 	MOVQ            AX, R11

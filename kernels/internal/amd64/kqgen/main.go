@@ -77,12 +77,11 @@ var (
 	avx512vnni = isa{"AVX512VNNI", true, true}
 )
 
-// Prefetch distances in weight blocks, ahead of the block being read. The
-// matrix-vector kernels stream their weights from L3 or DRAM; the hardware
-// prefetchers alone leave the loop waiting at every 4 KiB page.
-const (
-	prefetchBlocks = 32
-)
+// The matrix-vector kernels stream their weights from L3 or DRAM, and the
+// hardware prefetchers alone leave the loop waiting at every 4 KiB page, so
+// they prefetch the weights pf bytes ahead of the block being read: pf is
+// an argument, since the distance that streams fastest depends on the CPU
+// (package kernels chooses it, kqPrefetchBlocks).
 
 func main() {
 	for _, t := range []kind{q4k, q5k} {
@@ -197,9 +196,11 @@ func (g *gen) mac(v isa, first bool, sc, p, acc string) {
 // scales unpacks the 6-bit scales and mins of the block at base (see
 // kqScales below) into the qwords lo and hi, with AX, R10, R11 as scratch.
 // Scalar code, so that the vector ports stay free: the zmm routines use it.
-// The ymm ones use scalesY, which measured faster on a Zen 3; the zmm
-// routines have not been measured with a vector unpack (no AVX-512 CPU
-// was at hand when scalesY was written), so they keep this one.
+// The ymm ones use scalesY, which measured faster on a Zen 3. The zmm
+// routines measured slower with scalesY's unpack on all four lanes (seven
+// vector instructions, no frame): the MatVec 10–14% slower in cache on a
+// Zen 5, Q4_K and Q5_K, avx512 and avx512vnni
+// (bench/results/2026-12-05-zen5/kq-scalesZ.txt), so they keep this one.
 func (g *gen) scales(base, lo, hi string) {
 	s := g.field("scales") + "(" + base + ")"
 	s8 := g.field("scales") + "+8(" + base + ")"
@@ -219,9 +220,11 @@ func (g *gen) scales(base, lo, hi string) {
 	g.i("MOVQ", "R10, "+hi)
 }
 
-func (g *gen) prefetch(p string, dist int) {
+// prefetch prefetches the three cache lines a block may touch, pf bytes
+// (register PF) past p.
+func (g *gen) prefetch(p string) {
 	for _, off := range []int{0, 64, 128} {
-		g.i("PREFETCHT0", fmt.Sprintf("(%d*%s+%d)(%s)", dist, g.t.block+"__size", off, p))
+		g.i("PREFETCHT0", fmt.Sprintf("%d(%s)(PF*1)", off, p))
 	}
 }
 
@@ -238,7 +241,7 @@ func (g *gen) text(name, frame, sig, doc string, v isa) {
 }
 
 const (
-	sigVec = "(dst *float32, w, x unsafe.Pointer, rows, nb int)"
+	sigVec = "(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)"
 	sigMul = "(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)"
 	sigM8  = "(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)"
 )
@@ -302,6 +305,7 @@ func (g *gen) file() {
 #define N       CX  // blocks left in the row
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
+#define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
 // AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
@@ -346,6 +350,7 @@ func (g *gen) args(mul bool, x string) {
 	g.i("MOVQ", "x+16(FP), XROW")
 	g.i("MOVQ", "rows+24(FP), ROWS")
 	g.i("MOVQ", "nb+32(FP), NB")
+	g.i("MOVQ", "pf+40(FP), PF")
 }
 
 // rowStart zeroes nothing itself: it points XP at the row's activations and
@@ -550,9 +555,9 @@ func (g *gen) matVec(v isa) {
 		}
 		g.named(rs...)
 	}
-	frame := "$0-40" // the ymm routines unpack the scales in registers
+	frame := "$0-48" // the ymm routines unpack the scales in registers
 	if v.zmm {
-		frame = "$16-40" // the scale qwords (scales)
+		frame = "$16-48" // the scale qwords (scales)
 	}
 	g.text(name, frame, sigVec, fmt.Sprintf("dst[r] = %s(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.", t.twin), v)
 	g.args(false, "x")
@@ -573,7 +578,7 @@ func (g *gen) matVec(v isa) {
 		g.i("VXORPS", "ACCM, ACCM, ACCM")
 	}
 	g.rowStart()
-	g.prefetch("WP", prefetchBlocks)
+	g.prefetch("WP")
 	if v.zmm {
 		g.scales("WP", "0(SP)", "8(SP)")
 		g.sbytesZ("SCB", "SW")
