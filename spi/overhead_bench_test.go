@@ -58,9 +58,9 @@ func BenchmarkOverhead(b *testing.B) {
 }
 
 // BenchmarkOverheadDRAM is BenchmarkOverhead at the FFN shape streaming
-// from memory: iteration i multiplies matrix i mod 4, 14336×4096 each (33 to
-// 58 MB, 132 to 233 MB in all, more than a last-level cache holds), in huge
-// pages as corelane profile keeps weights. threads=1: impl=kernels is the
+// from memory: iteration i multiplies matrix i mod 4, 14336×4096 each (33
+// MB in Q4_K to 62 MB in Q8_0, four times that in all, more than a
+// last-level cache holds), in huge pages as corelane profile keeps weights. threads=1: impl=kernels is the
 // bare quantize and matvec, impl=spi Context.MatVec on sched.Sequential;
 // threads=2: impl=kernels splits the rows in two halves, one goroutine
 // each, impl=spi runs Context.MatVec on sched.Hardware() (its chunk queue,

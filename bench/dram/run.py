@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The quantized matvecs from DRAM against the machine's read bandwidth, in
+one interleaved run.
+
+Each round runs the peer harness's membw (BenchmarkMemRead at 1 GiB and
+256 MiB, one and two threads), then for each type kernels'
+BenchmarkMatVecDRAM (14336x4096, four matrices in huge pages, one and two
+threads; the variant the registry picks for that type's MatVec) and membw
+again. A ratio is the kernel's weight bandwidth over the mean of the read
+bandwidths membw measured just before and just after it; the table gives
+each ratio's median and range over the rounds. Issue 11's targets: >= 0.90
+on one thread, >= 0.85 on two.
+
+Run it from the module root on an otherwise idle machine:
+
+    bench/dram/run.py                  # 6 rounds, results in ./dram-results/
+    bench/dram/run.py -rounds 10 -o ../dram-after-my-change
+
+membw comes from ../shared/peer (run.sh membw builds it once into its
+cache); the first run may take a minute for that.
+"""
+
+import argparse
+import glob
+import json
+import os
+import re
+import statistics
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TYPES = {"q4_K": "MatVecQ4K", "q5_K": "MatVecQ5K", "q6_K": "MatVecQ6K", "q8_0": "MatVecQ8_0"}
+REFS = ["1GiB", "256MiB"]
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
+
+
+def membw_binary(out):
+    cache = os.environ.get("PEER_CACHE", os.path.expanduser("~/.cache/corelane-peer"))
+    found = sorted(glob.glob(os.path.join(cache, "*", "out", "membw")), key=os.path.getmtime)
+    if not found:
+        print("dram: building membw with ../shared/peer/run.sh membw (once)", file=sys.stderr)
+        env = dict(os.environ, ROUNDS="1", COUNT="1", BENCHTIME="100ms")
+        subprocess.run(["../shared/peer/run.sh", "membw", "-o", os.path.join(out, "peer-membw")],
+                       check=True, env=env, stdout=subprocess.DEVNULL)
+        found = sorted(glob.glob(os.path.join(cache, "*", "out", "membw")), key=os.path.getmtime)
+    if not found:
+        sys.exit("dram: no membw binary after run.sh membw (see its output)")
+    return found[-1]
+
+
+def rates(lines):
+    """name (without -P) -> MB/s of each Go benchmark line."""
+    r = {}
+    for l in lines.splitlines():
+        f = l.split()
+        if not f or not f[0].startswith("Benchmark") or "MB/s" not in f:
+            continue
+        r[re.sub(r"-\d+$", "", f[0])] = float(f[f.index("MB/s") - 1])
+    return r
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("-rounds", type=int, default=6)
+    ap.add_argument("-benchtime", default="1s")
+    ap.add_argument("-o", default="dram-results")
+    a = ap.parse_args()
+    if not os.path.exists("go.mod"):
+        sys.exit("dram: run from the module root")
+    os.makedirs(a.o, exist_ok=True)
+    membw = membw_binary(a.o)
+    tmp = tempfile.mkdtemp(prefix="corelane-dram-")
+    test = os.path.join(tmp, "kernels.test")
+    sh(["go", "test", "-c", "-o", test, "./kernels"])
+    info = json.loads(sh(["go", "run", "./cmd/corelane", "info", "-json"]))
+    chosen = {o["op"]: o["variant"] for o in info["kernels"]["ops"]}
+    raw = open(os.path.join(a.o, "raw.txt"), "w")
+    raw.write("# cpu: %s; membw of the peer harness's cache (%s); variants: %s\n" % (
+        info["kernels"]["cpu"], os.path.basename(os.path.dirname(os.path.dirname(membw))),
+        {t: chosen[op] for t, op in TYPES.items()}))
+    ratios = {}
+    mem = {}
+    for rnd in range(1, a.rounds + 1):
+        up = sh(["uptime"]).strip()
+        raw.write("# round %d %s\n" % (rnd, up))
+        print("dram: round %d/%d (%s)" % (rnd, a.rounds, up), file=sys.stderr)
+        def read():
+            m = sh([membw, "-count", "1", "-benchtime", "500ms", "-bench", "MemRead/size=(1GiB|256MiB)/threads="])
+            raw.write(m)
+            mr = rates(m)
+            for ref in REFS:
+                for th in ("1", "2"):
+                    if "BenchmarkMemRead/size=%s/threads=%s" % (ref, th) in mr:
+                        mem.setdefault((ref, th), []).append(mr["BenchmarkMemRead/size=%s/threads=%s" % (ref, th)])
+            return mr
+        before = read()
+        for t, op in TYPES.items():
+            bench = "BenchmarkMatVecDRAM/type=%s/variant=%s/rows=14336/k=4096/threads=/pages=huge" % (t, chosen[op])
+            k = sh([test, "-test.run", "^$", "-test.bench", bench, "-test.count", "1", "-test.benchtime", a.benchtime])
+            raw.write(k)
+            after = read()
+            for name, v in rates(k).items():
+                th = re.search(r"threads=(\d)", name).group(1)
+                for ref in REFS:
+                    key = "BenchmarkMemRead/size=%s/threads=%s" % (ref, th)
+                    if key in before and key in after:
+                        ratios.setdefault((t, th, ref), []).append(v / ((before[key] + after[key]) / 2))
+            before = after
+        raw.flush()
+    table = ["| type (variant) | threads | vs membw 1GiB: median [min–max] | vs membw 256MiB |", "|---|---|---|---|"]
+    for t in TYPES:
+        for th in ("1", "2"):
+            cells = []
+            for ref in REFS:
+                v = ratios.get((t, th, ref), [])
+                cells.append("%.2f [%.2f–%.2f]" % (statistics.median(v), min(v), max(v)) if v else "—")
+            table.append("| %s (%s) | %s | %s | %s |" % (t, chosen[TYPES[t]], th, cells[0], cells[1]))
+    for (ref, th), v in sorted(mem.items()):
+        table.append("membw %s, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (ref, th, statistics.median(v), min(v), max(v), len(v)))
+    text = "\n".join(table[:2 + 2 * len(TYPES)]) + "\n\n" + "\n".join(table[2 + 2 * len(TYPES):]) + "\n"
+    open(os.path.join(a.o, "ratios.md"), "w").write(text)
+    print(text)
+    shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
