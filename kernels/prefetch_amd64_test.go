@@ -34,11 +34,12 @@ func BenchmarkPrefetchDistance(b *testing.B) {
 		q4[m], q5[m] = hugeCopy(b, randQ4K(r, rows*nbK)), hugeCopy(b, randQ5K(r, rows*nbK))
 	}
 	types := []struct {
-		name string
-		run  func(k Ops, m, r0, r1 int)
+		name  string
+		bytes int // of one matrix
+		run   func(k Ops, m, r0, r1 int)
 	}{
-		{"q4_K", func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
-		{"q5_K", func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
+		{"q4_K", rows * nbK * 144, func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], q4[m][r0*nbK:r1*nbK], xk) }},
+		{"q5_K", rows * nbK * 176, func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], q5[m][r0*nbK:r1*nbK], xk) }},
 	}
 	def := kqPrefetchBlocks
 	defer func() { kqPrefetchBlocks = def }()
@@ -57,11 +58,7 @@ func BenchmarkPrefetchDistance(b *testing.B) {
 						b.Run(fmt.Sprintf("pf=%s/rows=%d/k=%d/threads=%d", name, rows, benchK, threads), func(b *testing.B) {
 							kqPrefetchBlocks = pf
 							defer func() { kqPrefetchBlocks = def }()
-							bytes := rows * nbK * 144
-							if tt.name == "q5_K" {
-								bytes = rows * nbK * 176
-							}
-							b.SetBytes(int64(bytes))
+							b.SetBytes(int64(tt.bytes))
 							for i := 0; i < b.N; i++ {
 								m := i % mats
 								if threads == 1 {
