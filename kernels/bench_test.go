@@ -326,24 +326,32 @@ func BenchmarkMatVecDRAM(b *testing.B) {
 					for p, pg := range pages {
 						b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d/pages=%s", rows, benchK, threads, pg), func(b *testing.B) {
 							b.SetBytes(int64(tt.bytes))
-							for i := 0; i < b.N; i++ {
-								m := i % dramMatrices
-								if threads == 1 {
-									tt.run(k, p, m, 0, rows)
-									continue
-								}
-								done := make(chan struct{})
-								go func() { tt.run(k, p, m, rows/2, rows); close(done) }()
-								tt.run(k, p, m, 0, rows/2)
-								<-done
-							}
-							per256(b, rows*benchK)
+							dramLoop(b, threads, rows, dramMatrices, func(m, r0, r1 int) { tt.run(k, p, m, r0, r1) })
 						})
 					}
 				}
 			})
 		})
 	}
+}
+
+// dramLoop is the timed loop of the DRAM benchmarks: iteration i runs rows
+// [0, rows) of matrix i mod mats, on one goroutine (threads=1) or split in
+// two halves, one goroutine each (threads=2); then it reports ns/256w for
+// rows of benchK values.
+func dramLoop(b *testing.B, threads, rows, mats int, run func(m, r0, r1 int)) {
+	for i := 0; i < b.N; i++ {
+		m := i % mats
+		if threads == 1 {
+			run(m, 0, rows)
+			continue
+		}
+		done := make(chan struct{})
+		go func() { run(m, rows/2, rows); close(done) }()
+		run(m, 0, rows/2)
+		<-done
+	}
+	per256(b, rows*benchK)
 }
 
 // hugeCopy returns a copy of src in memory from hugemem, freed when the

@@ -51,7 +51,8 @@ var kqPrefetchBlocks, kqPrefetchWhy = kqPrefetchFor(cpu.VendorID, cpu.Family)
 // streamed 10–16% slower from DRAM than 16, and 16–32 were within the
 // noise. On Zen 5 (bench/results/2026-12-05-zen5/prefetch-distance*.txt,
 // 8 alternating rounds) 96 blocks streamed 9–17% faster than 32 with the
-// zmm kernels (p ≤ 0.015) and 0–2% with avx2's; 128 was no faster than 96.
+// zmm kernels (p ≤ 0.015) and 1–2.4% with avx2's (significant in one of four
+// cells); 128 was no faster than 96.
 // Other CPUs keep 32, the distance every earlier measurement used.
 func kqPrefetchFor(vendor cpuid.Vendor, family int) (blocks int, why string) {
 	if vendor == cpuid.AMD && family == 26 {

@@ -59,18 +59,7 @@ func BenchmarkPrefetchDistance(b *testing.B) {
 							kqPrefetchBlocks = pf
 							defer func() { kqPrefetchBlocks = def }()
 							b.SetBytes(int64(tt.bytes))
-							for i := 0; i < b.N; i++ {
-								m := i % mats
-								if threads == 1 {
-									tt.run(k, m, 0, rows)
-									continue
-								}
-								done := make(chan struct{})
-								go func() { tt.run(k, m, rows/2, rows); close(done) }()
-								tt.run(k, m, 0, rows/2)
-								<-done
-							}
-							per256(b, rows*benchK)
+							dramLoop(b, threads, rows, mats, func(m, r0, r1 int) { tt.run(k, m, r0, r1) })
 						})
 					}
 				}

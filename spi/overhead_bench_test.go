@@ -170,11 +170,12 @@ func BenchmarkDecodeDRAM(b *testing.B) {
 		x[i] = float32(i%7) - 3
 	}
 	o1, o2, o3 := make([]float32, ff), make([]float32, ff), make([]float32, kv)
-	products := []struct {
+	type decodeProduct struct {
 		name string
 		ms   []Matrix // layer 0's, for the byte count
 		run  func(ctx Context, l int) error
-	}{
+	}
+	products := []decodeProduct{
 		{"qkv", []Matrix{q[0], k[0], v[0]}, func(ctx Context, l int) error {
 			return ctx.MatMulShared([][]float32{o1[:d], o2[:kv], o3}, []Matrix{q[l], k[l], v[l]}, x[:d], 1)
 		}},
@@ -185,11 +186,7 @@ func BenchmarkDecodeDRAM(b *testing.B) {
 		{"down", []Matrix{down[0]}, func(ctx Context, l int) error { return ctx.MatVec(o1[:d], down[l], x) }},
 	}
 	all := products
-	products = append(products, struct {
-		name string
-		ms   []Matrix
-		run  func(ctx Context, l int) error
-	}{"all", []Matrix{q[0], k[0], v[0], o[0], g[0], u[0], down[0]}, func(ctx Context, l int) error {
+	products = append(products, decodeProduct{"all", []Matrix{q[0], k[0], v[0], o[0], g[0], u[0], down[0]}, func(ctx Context, l int) error {
 		var err error
 		for _, p := range all {
 			err = errors.Join(err, p.run(ctx, l))
