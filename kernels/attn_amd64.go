@@ -112,6 +112,29 @@ func exactWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32,
 	amd64.ExactWeightedAVX512(&o[0], rows, hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
 }
 
+// fastWeightedAVX512 and fastWeightedF16AVX512 are Fast's weighted sums
+// on AVX-512: one output row (a decode step's rows, rowTile in sdpa) of
+// a multiple of 64 columns runs the fused kernel, which keeps two chains
+// of additions in flight; tiles of several rows (prefill) and other
+// widths run the Exact kernel, as before.
+func fastWeightedAVX512(o []float32, hd int, pt []float32, rs int, v []float32, ldv int) {
+	rows, n := checkWeighted("FastWeighted", o, hd, pt, rs, len(v), ldv)
+	if rows != 1 || hd%64 != 0 || n == 0 {
+		exactWeightedAVX512(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.FastWeightedRowAVX512(&o[0], hd, &pt[0], rs, &v[0], ldv, n, streams(len(v)*4))
+}
+
+func fastWeightedF16AVX512(o []float32, hd int, pt []float32, rs int, v []quant.F16, ldv int) {
+	rows, n := checkWeighted("FastWeightedF16", o, hd, pt, rs, len(v), ldv)
+	if rows != 1 || hd%64 != 0 || n == 0 {
+		exactWeightedF16AVX512(o, hd, pt, rs, v, ldv)
+		return
+	}
+	amd64.FastWeightedRowF16AVX512(&o[0], hd, &pt[0], rs, f16Ptr(v), ldv, n, streams(len(v)*2))
+}
+
 func dotRowsAVX512(dst, q, k []float32, ldk int) {
 	checkDotRows(dst, q, len(k), ldk)
 	if len(q)%16 != 0 || len(q) == 0 || len(dst) == 0 {

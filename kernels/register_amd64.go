@@ -107,10 +107,11 @@ var amd64Variants = []Variant{
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
 			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
-			// Fast's tiles keep the unfused zmm kernels (not measured
-			// against avx2's fused ymm ones on an AVX-512 CPU).
-			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedVia("FastWeighted", exactWeightedAVX512),
-			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16AVX512), FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
+			// Fast's prefill tiles keep the unfused zmm kernels (not
+			// measured against avx2's fused ymm ones on an AVX-512 CPU);
+			// its one-row weighted sums (decoding) are fused.
+			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
+			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
 		},
 	},
 	{
@@ -146,10 +147,11 @@ var amd64Variants = []Variant{
 			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
 			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
-			// Fast's tiles keep the unfused zmm kernels (not measured
-			// against avx2's fused ymm ones on an AVX-512 CPU).
-			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedVia("FastWeighted", exactWeightedAVX512),
-			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedVia("FastWeightedF16", exactWeightedF16AVX512), FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
+			// Fast's prefill tiles keep the unfused zmm kernels (not
+			// measured against avx2's fused ymm ones on an AVX-512 CPU);
+			// its one-row weighted sums (decoding) are fused.
+			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
+			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
 		},
 	},
 }

@@ -52,7 +52,9 @@ func ExactWeightedAVX512(o *float32, rows, hd int, pt *float32, rs int, v *float
 
 // DotRowsAVX512 sets dst[j] = Σ_d q[d]·k[j·ldk + d] for j < n, d < hd,
 // hd a multiple of 16, n ≥ 1; reassociated and fused (16-lane FMA
-// accumulators, one per key, then a horizontal sum). With pf ≠ 0 it
+// accumulators, one per key, then a horizontal sum: sixteen keys at a
+// time, their sums transposed into one register by RED16, then four,
+// then one, every key's lanes summed in the same order). With pf ≠ 0 it
 // prefetches K 8 KiB ahead (see ExactWeightedAVX512). Twin:
 // dotRowsGeneric.
 //
@@ -93,3 +95,21 @@ func DotRowsF16AVX512(dst, q *float32, hd int, k *uint16, ldk, n, pf int)
 //
 //go:noescape
 func ExactScoresRowF16AVX512(s, q *float32, k *uint16, ldk, hd, n int)
+
+// FastWeightedRowAVX512 adds Σ_j pt[j·rs]·v[j·ldv + c] to o[c] for c <
+// hd and j < n: Fast's weighted sum for one row, fused, the even keys
+// summed onto o and the odd ones apart, then added (a key whose weight is
+// 0 is skipped). hd is a multiple of 64, n ≥ 1; pt has (n−1)·rs + 1
+// elements, v (n−1)·ldv + hd. With pf ≠ 0 it prefetches V 8 KiB ahead
+// (see ExactWeightedAVX512). Twin: none with the same bits; the Fast
+// contract (kernels.Ops.FastWeighted) bounds it against
+// exactWeightedGeneric.
+//
+//go:noescape
+func FastWeightedRowAVX512(o *float32, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
+
+// FastWeightedRowF16AVX512 is FastWeightedRowAVX512 with v binary16
+// (widened exactly in registers).
+//
+//go:noescape
+func FastWeightedRowF16AVX512(o *float32, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)

@@ -19,6 +19,8 @@
 //	                                           in order; a zero weight
 //	                                           masks the add off
 //	DotRowsAVX512        dotRowsGeneric        !!! reassociated and fused
+//	FastWeightedRowAVX512 exactWeightedGeneric !!! fused, keys summed in
+//	                                           two chains (Fast only)
 //
 // The Exact routines never fuse: every product is a VMULPS/VMULPD and
 // every sum a separate VADDPS/VADDPD, with the operands in the twin's
@@ -710,6 +712,9 @@ weighted_done:
 #define R_D R14
 #define R_L3 R15 // 3·ldk·4
 #define R_PF AX  // not 0: prefetch K 8 KiB ahead (a stream from beyond the caches)
+#define R_P4 BX  // the 16-key loop's rows 4, 8 and 12
+#define R_P8 CX
+#define R_P12 DX
 
 // HSUM4 reduces the 16 lanes of the accumulator Z (Y, X its halves) to
 // four, in X.
@@ -718,6 +723,60 @@ weighted_done:
 	VADDPS        Y8, Y, Y  \
 	VEXTRACTF128  $1, Y, X8 \
 	VADDPS        X8, X, X
+
+// RED16 sums the 16 lanes of each accumulator Z0-Z15 into one lane of
+// Z0, in HSUM4's order for every key: (l_i + l_i+8) + (l_i+4 + l_i+12),
+// then lanes (0+1) + (2+3). Lane p of Z0 holds accumulator 4·(p mod 4) +
+// p/4 (the loops load key 4L+m into accumulator 4m+L, so lane p is key p).
+// Level 1 adds the 256-bit halves of pairs, level 2 the 128-bit quarters,
+// levels 3 and 4 the elements within each quarter.
+#define RED16 \
+	VSHUFF64X2 $0x44, Z1, Z0, Z24 \
+	VSHUFF64X2 $0xEE, Z1, Z0, Z25 \
+	VADDPS     Z25, Z24, Z0 \
+	VSHUFF64X2 $0x44, Z3, Z2, Z24 \
+	VSHUFF64X2 $0xEE, Z3, Z2, Z25 \
+	VADDPS     Z25, Z24, Z1 \
+	VSHUFF64X2 $0x44, Z5, Z4, Z24 \
+	VSHUFF64X2 $0xEE, Z5, Z4, Z25 \
+	VADDPS     Z25, Z24, Z2 \
+	VSHUFF64X2 $0x44, Z7, Z6, Z24 \
+	VSHUFF64X2 $0xEE, Z7, Z6, Z25 \
+	VADDPS     Z25, Z24, Z3 \
+	VSHUFF64X2 $0x44, Z9, Z8, Z24 \
+	VSHUFF64X2 $0xEE, Z9, Z8, Z25 \
+	VADDPS     Z25, Z24, Z4 \
+	VSHUFF64X2 $0x44, Z11, Z10, Z24 \
+	VSHUFF64X2 $0xEE, Z11, Z10, Z25 \
+	VADDPS     Z25, Z24, Z5 \
+	VSHUFF64X2 $0x44, Z13, Z12, Z24 \
+	VSHUFF64X2 $0xEE, Z13, Z12, Z25 \
+	VADDPS     Z25, Z24, Z6 \
+	VSHUFF64X2 $0x44, Z15, Z14, Z24 \
+	VSHUFF64X2 $0xEE, Z15, Z14, Z25 \
+	VADDPS     Z25, Z24, Z7 \
+	VSHUFF64X2 $0x88, Z1, Z0, Z24 \
+	VSHUFF64X2 $0xDD, Z1, Z0, Z25 \
+	VADDPS     Z25, Z24, Z0 \
+	VSHUFF64X2 $0x88, Z3, Z2, Z24 \
+	VSHUFF64X2 $0xDD, Z3, Z2, Z25 \
+	VADDPS     Z25, Z24, Z1 \
+	VSHUFF64X2 $0x88, Z5, Z4, Z24 \
+	VSHUFF64X2 $0xDD, Z5, Z4, Z25 \
+	VADDPS     Z25, Z24, Z2 \
+	VSHUFF64X2 $0x88, Z7, Z6, Z24 \
+	VSHUFF64X2 $0xDD, Z7, Z6, Z25 \
+	VADDPS     Z25, Z24, Z3 \
+	VSHUFPS    $0x88, Z1, Z0, Z24 \
+	VSHUFPS    $0xDD, Z1, Z0, Z25 \
+	VADDPS     Z25, Z24, Z0 \
+	VSHUFPS    $0x88, Z3, Z2, Z24 \
+	VSHUFPS    $0xDD, Z3, Z2, Z25 \
+	VADDPS     Z25, Z24, Z1 \
+	VSHUFPS    $0x88, Z1, Z0, Z24 \
+	VSHUFPS    $0xDD, Z1, Z0, Z25 \
+	VADDPS     Z25, Z24, Z0
+
 
 TEXT ·DotRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ dst+0(FP), R_DST
@@ -730,6 +789,117 @@ TEXT ·DotRowsAVX512(SB), NOSPLIT, $0-56
 	MOVQ n+40(FP), R_N
 	MOVQ pf+48(FP), R_PF
 	LEAQ (R_LDK)(R_LDK*2), R_L3
+
+dotrows_keys16:
+	CMPQ   R_N, $16
+	JB     dotrows_keys4
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	MOVQ   R_Q, R_QP
+	MOVQ   R_K, R_KP
+	LEAQ   (R_K)(R_LDK*4), R_P4
+	LEAQ   (R_K)(R_LDK*8), R_P8
+	LEAQ   (R_P4)(R_LDK*8), R_P12
+	MOVQ   R_HD, R_D
+	CMPQ   R_PF, $0
+	JNE    dotrows_d16pf
+
+	PCALIGN $32
+
+dotrows_d16:
+	VMOVUPS     (R_QP), Z16
+	VFMADD231PS (R_KP), Z16, Z0
+	VFMADD231PS (R_P4), Z16, Z1
+	VFMADD231PS (R_P8), Z16, Z2
+	VFMADD231PS (R_P12), Z16, Z3
+	VFMADD231PS (R_KP)(R_LDK*1), Z16, Z4
+	VFMADD231PS (R_P4)(R_LDK*1), Z16, Z5
+	VFMADD231PS (R_P8)(R_LDK*1), Z16, Z6
+	VFMADD231PS (R_P12)(R_LDK*1), Z16, Z7
+	VFMADD231PS (R_KP)(R_LDK*2), Z16, Z8
+	VFMADD231PS (R_P4)(R_LDK*2), Z16, Z9
+	VFMADD231PS (R_P8)(R_LDK*2), Z16, Z10
+	VFMADD231PS (R_P12)(R_LDK*2), Z16, Z11
+	VFMADD231PS (R_KP)(R_L3*1), Z16, Z12
+	VFMADD231PS (R_P4)(R_L3*1), Z16, Z13
+	VFMADD231PS (R_P8)(R_L3*1), Z16, Z14
+	VFMADD231PS (R_P12)(R_L3*1), Z16, Z15
+	ADDQ        $64, R_QP
+	ADDQ        $64, R_KP
+	ADDQ        $64, R_P4
+	ADDQ        $64, R_P8
+	ADDQ        $64, R_P12
+	DECQ        R_D
+	JNZ         dotrows_d16
+	JMP         dotrows_sum16
+
+	PCALIGN $32
+
+dotrows_d16pf:
+	PREFETCHT0  8192(R_KP)
+	PREFETCHT0  8192(R_P4)
+	PREFETCHT0  8192(R_P8)
+	PREFETCHT0  8192(R_P12)
+	PREFETCHT0  8192(R_KP)(R_LDK*1)
+	PREFETCHT0  8192(R_P4)(R_LDK*1)
+	PREFETCHT0  8192(R_P8)(R_LDK*1)
+	PREFETCHT0  8192(R_P12)(R_LDK*1)
+	PREFETCHT0  8192(R_KP)(R_LDK*2)
+	PREFETCHT0  8192(R_P4)(R_LDK*2)
+	PREFETCHT0  8192(R_P8)(R_LDK*2)
+	PREFETCHT0  8192(R_P12)(R_LDK*2)
+	PREFETCHT0  8192(R_KP)(R_L3*1)
+	PREFETCHT0  8192(R_P4)(R_L3*1)
+	PREFETCHT0  8192(R_P8)(R_L3*1)
+	PREFETCHT0  8192(R_P12)(R_L3*1)
+	VMOVUPS     (R_QP), Z16
+	VFMADD231PS (R_KP), Z16, Z0
+	VFMADD231PS (R_P4), Z16, Z1
+	VFMADD231PS (R_P8), Z16, Z2
+	VFMADD231PS (R_P12), Z16, Z3
+	VFMADD231PS (R_KP)(R_LDK*1), Z16, Z4
+	VFMADD231PS (R_P4)(R_LDK*1), Z16, Z5
+	VFMADD231PS (R_P8)(R_LDK*1), Z16, Z6
+	VFMADD231PS (R_P12)(R_LDK*1), Z16, Z7
+	VFMADD231PS (R_KP)(R_LDK*2), Z16, Z8
+	VFMADD231PS (R_P4)(R_LDK*2), Z16, Z9
+	VFMADD231PS (R_P8)(R_LDK*2), Z16, Z10
+	VFMADD231PS (R_P12)(R_LDK*2), Z16, Z11
+	VFMADD231PS (R_KP)(R_L3*1), Z16, Z12
+	VFMADD231PS (R_P4)(R_L3*1), Z16, Z13
+	VFMADD231PS (R_P8)(R_L3*1), Z16, Z14
+	VFMADD231PS (R_P12)(R_L3*1), Z16, Z15
+	ADDQ        $64, R_QP
+	ADDQ        $64, R_KP
+	ADDQ        $64, R_P4
+	ADDQ        $64, R_P8
+	ADDQ        $64, R_P12
+	DECQ        R_D
+	JNZ         dotrows_d16pf
+
+dotrows_sum16:
+	RED16
+	VMOVUPS Z0, (R_DST)
+	ADDQ    $64, R_DST
+	LEAQ    (R_K)(R_LDK*8), R_K
+	LEAQ    (R_K)(R_LDK*8), R_K
+	SUBQ    $16, R_N
+	JMP     dotrows_keys16
+
 
 dotrows_keys4:
 	CMPQ   R_N, $4
@@ -1357,6 +1527,149 @@ TEXT ·DotRowsF16AVX512(SB), NOSPLIT, $0-56
 	MOVQ pf+48(FP), R_PF
 	LEAQ (R_LDK)(R_LDK*2), R_L3
 
+dotrowsf16_keys16:
+	CMPQ   R_N, $16
+	JB     dotrowsf16_keys4
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	MOVQ   R_Q, R_QP
+	MOVQ   R_K, R_KP
+	LEAQ   (R_K)(R_LDK*4), R_P4
+	LEAQ   (R_K)(R_LDK*8), R_P8
+	LEAQ   (R_P4)(R_LDK*8), R_P12
+	MOVQ   R_HD, R_D
+	CMPQ   R_PF, $0
+	JNE    dotrowsf16_d16pf
+
+	PCALIGN $32
+
+dotrowsf16_d16:
+	VMOVUPS     (R_QP), Z16
+	VCVTPH2PS   (R_KP), Z17
+	VCVTPH2PS   (R_P4), Z18
+	VCVTPH2PS   (R_P8), Z19
+	VCVTPH2PS   (R_P12), Z20
+	VFMADD231PS Z17, Z16, Z0
+	VFMADD231PS Z18, Z16, Z1
+	VFMADD231PS Z19, Z16, Z2
+	VFMADD231PS Z20, Z16, Z3
+	VCVTPH2PS   (R_KP)(R_LDK*1), Z21
+	VCVTPH2PS   (R_P4)(R_LDK*1), Z22
+	VCVTPH2PS   (R_P8)(R_LDK*1), Z23
+	VCVTPH2PS   (R_P12)(R_LDK*1), Z24
+	VFMADD231PS Z21, Z16, Z4
+	VFMADD231PS Z22, Z16, Z5
+	VFMADD231PS Z23, Z16, Z6
+	VFMADD231PS Z24, Z16, Z7
+	VCVTPH2PS   (R_KP)(R_LDK*2), Z17
+	VCVTPH2PS   (R_P4)(R_LDK*2), Z18
+	VCVTPH2PS   (R_P8)(R_LDK*2), Z19
+	VCVTPH2PS   (R_P12)(R_LDK*2), Z20
+	VFMADD231PS Z17, Z16, Z8
+	VFMADD231PS Z18, Z16, Z9
+	VFMADD231PS Z19, Z16, Z10
+	VFMADD231PS Z20, Z16, Z11
+	VCVTPH2PS   (R_KP)(R_L3*1), Z21
+	VCVTPH2PS   (R_P4)(R_L3*1), Z22
+	VCVTPH2PS   (R_P8)(R_L3*1), Z23
+	VCVTPH2PS   (R_P12)(R_L3*1), Z24
+	VFMADD231PS Z21, Z16, Z12
+	VFMADD231PS Z22, Z16, Z13
+	VFMADD231PS Z23, Z16, Z14
+	VFMADD231PS Z24, Z16, Z15
+	ADDQ        $64, R_QP
+	ADDQ        $32, R_KP
+	ADDQ        $32, R_P4
+	ADDQ        $32, R_P8
+	ADDQ        $32, R_P12
+	DECQ        R_D
+	JNZ         dotrowsf16_d16
+	JMP         dotrowsf16_sum16
+
+	PCALIGN $32
+
+dotrowsf16_d16pf:
+	PREFETCHT0  8192(R_KP)
+	PREFETCHT0  8192(R_P4)
+	PREFETCHT0  8192(R_P8)
+	PREFETCHT0  8192(R_P12)
+	PREFETCHT0  8192(R_KP)(R_LDK*1)
+	PREFETCHT0  8192(R_P4)(R_LDK*1)
+	PREFETCHT0  8192(R_P8)(R_LDK*1)
+	PREFETCHT0  8192(R_P12)(R_LDK*1)
+	PREFETCHT0  8192(R_KP)(R_LDK*2)
+	PREFETCHT0  8192(R_P4)(R_LDK*2)
+	PREFETCHT0  8192(R_P8)(R_LDK*2)
+	PREFETCHT0  8192(R_P12)(R_LDK*2)
+	PREFETCHT0  8192(R_KP)(R_L3*1)
+	PREFETCHT0  8192(R_P4)(R_L3*1)
+	PREFETCHT0  8192(R_P8)(R_L3*1)
+	PREFETCHT0  8192(R_P12)(R_L3*1)
+	VMOVUPS     (R_QP), Z16
+	VCVTPH2PS   (R_KP), Z17
+	VCVTPH2PS   (R_P4), Z18
+	VCVTPH2PS   (R_P8), Z19
+	VCVTPH2PS   (R_P12), Z20
+	VFMADD231PS Z17, Z16, Z0
+	VFMADD231PS Z18, Z16, Z1
+	VFMADD231PS Z19, Z16, Z2
+	VFMADD231PS Z20, Z16, Z3
+	VCVTPH2PS   (R_KP)(R_LDK*1), Z21
+	VCVTPH2PS   (R_P4)(R_LDK*1), Z22
+	VCVTPH2PS   (R_P8)(R_LDK*1), Z23
+	VCVTPH2PS   (R_P12)(R_LDK*1), Z24
+	VFMADD231PS Z21, Z16, Z4
+	VFMADD231PS Z22, Z16, Z5
+	VFMADD231PS Z23, Z16, Z6
+	VFMADD231PS Z24, Z16, Z7
+	VCVTPH2PS   (R_KP)(R_LDK*2), Z17
+	VCVTPH2PS   (R_P4)(R_LDK*2), Z18
+	VCVTPH2PS   (R_P8)(R_LDK*2), Z19
+	VCVTPH2PS   (R_P12)(R_LDK*2), Z20
+	VFMADD231PS Z17, Z16, Z8
+	VFMADD231PS Z18, Z16, Z9
+	VFMADD231PS Z19, Z16, Z10
+	VFMADD231PS Z20, Z16, Z11
+	VCVTPH2PS   (R_KP)(R_L3*1), Z21
+	VCVTPH2PS   (R_P4)(R_L3*1), Z22
+	VCVTPH2PS   (R_P8)(R_L3*1), Z23
+	VCVTPH2PS   (R_P12)(R_L3*1), Z24
+	VFMADD231PS Z21, Z16, Z12
+	VFMADD231PS Z22, Z16, Z13
+	VFMADD231PS Z23, Z16, Z14
+	VFMADD231PS Z24, Z16, Z15
+	ADDQ        $64, R_QP
+	ADDQ        $32, R_KP
+	ADDQ        $32, R_P4
+	ADDQ        $32, R_P8
+	ADDQ        $32, R_P12
+	DECQ        R_D
+	JNZ         dotrowsf16_d16pf
+
+dotrowsf16_sum16:
+	RED16
+	VMOVUPS Z0, (R_DST)
+	ADDQ    $64, R_DST
+	LEAQ    (R_K)(R_LDK*8), R_K
+	LEAQ    (R_K)(R_LDK*8), R_K
+	SUBQ    $16, R_N
+	JMP     dotrowsf16_keys16
+
+
 dotrowsf16_keys4:
 	CMPQ   R_N, $4
 	JB     dotrowsf16_keys1
@@ -1650,3 +1963,252 @@ scorerowf16_block:
 scorerowf16_done:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------------------
+// func FastWeightedRowAVX512(o *float32, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
+// func FastWeightedRowF16AVX512(o *float32, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
+//
+// Fast's weighted sum for one output row: o[c] += Σ_j pt[j·rs]·v[j·ldv + c]
+// for c < hd (a multiple of 64), in column chunks of 64 (four zmm). Keys
+// go in pairs: the even key of a pair adds to the four accumulators that
+// start from o, the odd key to four that start from 0, one masked
+// VFMADD231PS per product and sum (a 0 weight masks its key off); the two
+// are added at the end of the chunk. Two chains of additions instead of
+// one: each is a dependency of one FMA per key pair, not per key.
+
+TEXT ·FastWeightedRowAVX512(SB), NOSPLIT, $0-64
+	MOVQ   o+0(FP), DI
+	MOVQ   hd+8(FP), R8
+	MOVQ   pt+16(FP), SI
+	MOVQ   rs+24(FP), R9
+	SHLQ   $2, R9
+	MOVQ   v+32(FP), R10
+	MOVQ   ldv+40(FP), R11
+	SHLQ   $2, R11
+	MOVQ   n+48(FP), R12
+	MOVQ   pf+56(FP), BX
+	VPXORD Z31, Z31, Z31
+	XORQ   R13, R13 // column
+
+fwrow_chunk:
+	CMPQ    R13, R8
+	JAE     fwrow_done
+	LEAQ    (DI)(R13*4), R14
+	VMOVUPS 0(R14), Z0
+	VMOVUPS 64(R14), Z1
+	VMOVUPS 128(R14), Z2
+	VMOVUPS 192(R14), Z3
+	VPXORD  Z4, Z4, Z4
+	VPXORD  Z5, Z5, Z5
+	VPXORD  Z6, Z6, Z6
+	VPXORD  Z7, Z7, Z7
+	MOVQ    SI, AX
+	LEAQ    (R10)(R13*4), DX
+	MOVQ    R12, CX
+	TESTQ   BX, BX
+	JNZ     fwrow_pairspf
+
+	PCALIGN $32
+
+fwrow_pairs:
+	CMPQ         CX, $2
+	JB           fwrow_tail
+	VBROADCASTSS (AX), Z20
+	VBROADCASTSS (AX)(R9*1), Z21
+	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
+	VCMPPS       $4, Z31, Z21, K2
+	VFMADD231PS  0(DX), Z20, K1, Z0
+	VFMADD231PS  64(DX), Z20, K1, Z1
+	VFMADD231PS  128(DX), Z20, K1, Z2
+	VFMADD231PS  192(DX), Z20, K1, Z3
+	VFMADD231PS  0(DX)(R11*1), Z21, K2, Z4
+	VFMADD231PS  64(DX)(R11*1), Z21, K2, Z5
+	VFMADD231PS  128(DX)(R11*1), Z21, K2, Z6
+	VFMADD231PS  192(DX)(R11*1), Z21, K2, Z7
+	LEAQ         (AX)(R9*2), AX
+	LEAQ         (DX)(R11*2), DX
+	SUBQ         $2, CX
+	JMP          fwrow_pairs
+
+	PCALIGN $32
+
+fwrow_pairspf:
+	CMPQ         CX, $2
+	JB           fwrow_tail
+	PREFETCHT0   8192(DX)
+	PREFETCHT0   8256(DX)
+	PREFETCHT0   8320(DX)
+	PREFETCHT0   8384(DX)
+	PREFETCHT0   8192(DX)(R11*1)
+	PREFETCHT0   8256(DX)(R11*1)
+	PREFETCHT0   8320(DX)(R11*1)
+	PREFETCHT0   8384(DX)(R11*1)
+	VBROADCASTSS (AX), Z20
+	VBROADCASTSS (AX)(R9*1), Z21
+	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
+	VCMPPS       $4, Z31, Z21, K2
+	VFMADD231PS  0(DX), Z20, K1, Z0
+	VFMADD231PS  64(DX), Z20, K1, Z1
+	VFMADD231PS  128(DX), Z20, K1, Z2
+	VFMADD231PS  192(DX), Z20, K1, Z3
+	VFMADD231PS  0(DX)(R11*1), Z21, K2, Z4
+	VFMADD231PS  64(DX)(R11*1), Z21, K2, Z5
+	VFMADD231PS  128(DX)(R11*1), Z21, K2, Z6
+	VFMADD231PS  192(DX)(R11*1), Z21, K2, Z7
+	LEAQ         (AX)(R9*2), AX
+	LEAQ         (DX)(R11*2), DX
+	SUBQ         $2, CX
+	JMP          fwrow_pairspf
+
+fwrow_tail:
+	TESTQ        CX, CX
+	JZ           fwrow_sum
+	VBROADCASTSS (AX), Z20
+	VCMPPS       $4, Z31, Z20, K1
+	VFMADD231PS  0(DX), Z20, K1, Z0
+	VFMADD231PS  64(DX), Z20, K1, Z1
+	VFMADD231PS  128(DX), Z20, K1, Z2
+	VFMADD231PS  192(DX), Z20, K1, Z3
+
+fwrow_sum:
+	VADDPS  Z4, Z0, Z0
+	VADDPS  Z5, Z1, Z1
+	VADDPS  Z6, Z2, Z2
+	VADDPS  Z7, Z3, Z3
+	VMOVUPS Z0, 0(R14)
+	VMOVUPS Z1, 64(R14)
+	VMOVUPS Z2, 128(R14)
+	VMOVUPS Z3, 192(R14)
+	ADDQ    $64, R13
+	JMP     fwrow_chunk
+
+fwrow_done:
+	VZEROUPPER
+	RET
+
+TEXT ·FastWeightedRowF16AVX512(SB), NOSPLIT, $0-64
+	MOVQ   o+0(FP), DI
+	MOVQ   hd+8(FP), R8
+	MOVQ   pt+16(FP), SI
+	MOVQ   rs+24(FP), R9
+	SHLQ   $2, R9
+	MOVQ   v+32(FP), R10
+	MOVQ   ldv+40(FP), R11
+	SHLQ   $1, R11
+	MOVQ   n+48(FP), R12
+	MOVQ   pf+56(FP), BX
+	VPXORD Z31, Z31, Z31
+	XORQ   R13, R13 // column
+
+fwrowf16_chunk:
+	CMPQ    R13, R8
+	JAE     fwrowf16_done
+	LEAQ    (DI)(R13*4), R14
+	VMOVUPS 0(R14), Z0
+	VMOVUPS 64(R14), Z1
+	VMOVUPS 128(R14), Z2
+	VMOVUPS 192(R14), Z3
+	VPXORD  Z4, Z4, Z4
+	VPXORD  Z5, Z5, Z5
+	VPXORD  Z6, Z6, Z6
+	VPXORD  Z7, Z7, Z7
+	MOVQ    SI, AX
+	LEAQ    (R10)(R13*2), DX
+	MOVQ    R12, CX
+	TESTQ   BX, BX
+	JNZ     fwrowf16_pairspf
+
+	PCALIGN $32
+
+fwrowf16_pairs:
+	CMPQ         CX, $2
+	JB           fwrowf16_tail
+	VBROADCASTSS (AX), Z20
+	VBROADCASTSS (AX)(R9*1), Z21
+	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
+	VCMPPS       $4, Z31, Z21, K2
+	VCVTPH2PS    0(DX), Z22
+	VFMADD231PS  Z22, Z20, K1, Z0
+	VCVTPH2PS    32(DX), Z23
+	VFMADD231PS  Z23, Z20, K1, Z1
+	VCVTPH2PS    64(DX), Z24
+	VFMADD231PS  Z24, Z20, K1, Z2
+	VCVTPH2PS    96(DX), Z25
+	VFMADD231PS  Z25, Z20, K1, Z3
+	VCVTPH2PS    0(DX)(R11*1), Z22
+	VFMADD231PS  Z22, Z21, K2, Z4
+	VCVTPH2PS    32(DX)(R11*1), Z23
+	VFMADD231PS  Z23, Z21, K2, Z5
+	VCVTPH2PS    64(DX)(R11*1), Z24
+	VFMADD231PS  Z24, Z21, K2, Z6
+	VCVTPH2PS    96(DX)(R11*1), Z25
+	VFMADD231PS  Z25, Z21, K2, Z7
+	LEAQ         (AX)(R9*2), AX
+	LEAQ         (DX)(R11*2), DX
+	SUBQ         $2, CX
+	JMP          fwrowf16_pairs
+
+	PCALIGN $32
+
+fwrowf16_pairspf:
+	CMPQ         CX, $2
+	JB           fwrowf16_tail
+	PREFETCHT0   8192(DX)
+	PREFETCHT0   8256(DX)
+	PREFETCHT0   8192(DX)(R11*1)
+	PREFETCHT0   8256(DX)(R11*1)
+	VBROADCASTSS (AX), Z20
+	VBROADCASTSS (AX)(R9*1), Z21
+	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
+	VCMPPS       $4, Z31, Z21, K2
+	VCVTPH2PS    0(DX), Z22
+	VFMADD231PS  Z22, Z20, K1, Z0
+	VCVTPH2PS    32(DX), Z23
+	VFMADD231PS  Z23, Z20, K1, Z1
+	VCVTPH2PS    64(DX), Z24
+	VFMADD231PS  Z24, Z20, K1, Z2
+	VCVTPH2PS    96(DX), Z25
+	VFMADD231PS  Z25, Z20, K1, Z3
+	VCVTPH2PS    0(DX)(R11*1), Z22
+	VFMADD231PS  Z22, Z21, K2, Z4
+	VCVTPH2PS    32(DX)(R11*1), Z23
+	VFMADD231PS  Z23, Z21, K2, Z5
+	VCVTPH2PS    64(DX)(R11*1), Z24
+	VFMADD231PS  Z24, Z21, K2, Z6
+	VCVTPH2PS    96(DX)(R11*1), Z25
+	VFMADD231PS  Z25, Z21, K2, Z7
+	LEAQ         (AX)(R9*2), AX
+	LEAQ         (DX)(R11*2), DX
+	SUBQ         $2, CX
+	JMP          fwrowf16_pairspf
+
+fwrowf16_tail:
+	TESTQ        CX, CX
+	JZ           fwrowf16_sum
+	VBROADCASTSS (AX), Z20
+	VCMPPS       $4, Z31, Z20, K1
+	VCVTPH2PS    0(DX), Z22
+	VFMADD231PS  Z22, Z20, K1, Z0
+	VCVTPH2PS    32(DX), Z23
+	VFMADD231PS  Z23, Z20, K1, Z1
+	VCVTPH2PS    64(DX), Z24
+	VFMADD231PS  Z24, Z20, K1, Z2
+	VCVTPH2PS    96(DX), Z25
+	VFMADD231PS  Z25, Z20, K1, Z3
+
+fwrowf16_sum:
+	VADDPS  Z4, Z0, Z0
+	VADDPS  Z5, Z1, Z1
+	VADDPS  Z6, Z2, Z2
+	VADDPS  Z7, Z3, Z3
+	VMOVUPS Z0, 0(R14)
+	VMOVUPS Z1, 64(R14)
+	VMOVUPS Z2, 128(R14)
+	VMOVUPS Z3, 192(R14)
+	ADDQ    $64, R13
+	JMP     fwrowf16_chunk
+
+fwrowf16_done:
+	VZEROUPPER
+	RET
+
