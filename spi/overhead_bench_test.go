@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/corelane/corelane/internal/hugemem"
 	"github.com/corelane/corelane/kernels"
@@ -56,6 +57,137 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOverheadPaired measures spi's overhead as a ratio the
+// machine's slow and fast phases cancel out of: every iteration runs the
+// bare kernels and spi on the same 4096×4096 matrix and input, back to
+// back, the order swapped every iteration, each timed on its own.
+// spi/kernels is the sum of spi's times over the sum of the bare ones
+// (1.05: spi takes 5% longer); kernels-ns and spi-ns are the per-call
+// means. tokens=1 is a decode step's MatVec, tokens=32 a prefill's MatMul.
+// (On two threads the sides alternate in blocks of pairedBlock calls; see
+// below.)
+// threads=1: the bare side quantizes the activations and calls
+// kernels.MatVec or kernels.MatMul, spi runs Context.MatVec or MatMul on
+// sched.Sequential; threads=2: the bare side quantizes, then splits the
+// rows in two halves, one goroutine each, and spi runs on
+// sched.Hardware() (its chunk queue).
+//
+//	go test -run=NONE -bench=OverheadPaired -count=10 ./spi > o.txt
+//	benchstat -filter '.unit:spi/kernels' o.txt
+func BenchmarkOverheadPaired(b *testing.B) {
+	const rows, cols = 4096, 4096
+	seq, err := New(WithSchedule(sched.Sequential))
+	if err != nil {
+		b.Fatal(err)
+	}
+	hw, err := New(WithSchedule(sched.Hardware()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, typ := range []quant.Type{quant.Q4K, quant.Q5K, quant.Q6K, quant.Q8_0} {
+		w := benchMatrix(b, typ, rows, cols)
+		rb := len(w.Data) / rows
+		at := quant.ActivationType(typ)
+		xs, err := quant.RowSize(at, cols)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, n := range []int{1, 32} {
+			x := make([]float32, n*cols)
+			for i := range x {
+				x[i] = float32(i%13)*0.25 - 1.5
+			}
+			xq, dst := make([]byte, n*xs), make([]float32, n*rows)
+			// part computes rows [r0, r1) of the product on xq.
+			part := func(r0, r1 int) error {
+				if n == 1 {
+					return kernels.MatVec(typ, dst[r0:r1], w.Data[r0*rb:r1*rb], xq)
+				}
+				return kernels.MatMul(typ, dst[r0:], rows, w.Data[r0*rb:r1*rb], xq, n)
+			}
+			for _, threads := range []int{1, 2} {
+				ctx := seq.Context()
+				if threads == 2 {
+					ctx = hw.Context()
+				}
+				bare := func() error {
+					if err := kernels.QuantizeActivations(at, xq, x); err != nil {
+						return err
+					}
+					if threads == 1 {
+						return part(0, rows)
+					}
+					done := make(chan error)
+					go func() { done <- part(rows/2, rows) }()
+					return errors.Join(part(0, rows/2), <-done)
+				}
+				viaSPI := func() error {
+					if n == 1 {
+						return ctx.MatVec(dst, w, x)
+					}
+					return ctx.MatMul(dst, w, x, n)
+				}
+				b.Run(fmt.Sprintf("type=%v/rows=%d/cols=%d/tokens=%d/threads=%d", typ, rows, cols, n, threads), func(b *testing.B) {
+					if err := errors.Join(bare(), viaSPI()); err != nil {
+						b.Fatal(err)
+					}
+					var tBare, tSPI time.Duration
+					timed := func(f func() error, k int) time.Duration {
+						t0 := time.Now()
+						for range k {
+							if err := f(); err != nil {
+								b.Fatal(err)
+							}
+						}
+						return time.Since(t0)
+					}
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if threads == 1 {
+							if i%2 == 0 {
+								tBare += timed(bare, 1)
+								tSPI += timed(viaSPI, 1)
+							} else {
+								tSPI += timed(viaSPI, 1)
+								tBare += timed(bare, 1)
+							}
+							continue
+						}
+						// Two threads: the pool's idle helper spins for
+						// sched.DefaultSpin after each region and holds a
+						// core meanwhile, which would slow a bare call
+						// right after an spi one. So each iteration waits
+						// for the helper to park, then times a block of
+						// bare calls and a block of spi calls, each side
+						// after one untimed call that wakes its second
+						// thread, as a decode's back-to-back products run.
+						time.Sleep(sched.DefaultSpin + 300*time.Microsecond)
+						if err := bare(); err != nil {
+							b.Fatal(err)
+						}
+						tBare += timed(bare, pairedBlock)
+						if err := viaSPI(); err != nil {
+							b.Fatal(err)
+						}
+						tSPI += timed(viaSPI, pairedBlock)
+					}
+					calls := b.N
+					if threads == 2 {
+						calls *= pairedBlock
+					}
+					b.ReportMetric(float64(tSPI)/float64(tBare), "spi/kernels")
+					b.ReportMetric(float64(tBare.Nanoseconds())/float64(calls), "kernels-ns")
+					b.ReportMetric(float64(tSPI.Nanoseconds())/float64(calls), "spi-ns")
+				})
+			}
+		}
+	}
+}
+
+// pairedBlock is how many calls of each side BenchmarkOverheadPaired times
+// in a row on two threads.
+const pairedBlock = 8
 
 // BenchmarkOverheadDRAM is BenchmarkOverhead at the FFN shape streaming
 // from memory: iteration i multiplies matrix i mod 4, 14336×4096 each (33
