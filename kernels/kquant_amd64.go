@@ -100,6 +100,12 @@ func dotQ4KAVX512VNNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
 	return canonNaN(r)
 }
 
+func dotQ4KAVX512VNNIGFNI(w []quant.BlockQ4K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ4KAVX512VNNIGFNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ4K]())
+	return canonNaN(r)
+}
+
 func dotQ5KAVX2(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
 	amd64.MatVecQ5KAVX2(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
@@ -121,6 +127,12 @@ func dotQ5KAVX512(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 func dotQ5KAVX512VNNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
 	wp, xp, nb := kqDotArgs(w, x)
 	amd64.MatVecQ5KAVX512VNNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
+	return canonNaN(r)
+}
+
+func dotQ5KAVX512VNNIGFNI(w []quant.BlockQ5K, x []quant.BlockQ8K) (r float32) {
+	wp, xp, nb := kqDotArgs(w, x)
+	amd64.MatVecQ5KAVX512VNNIGFNI(&r, wp, xp, 1, nb, kqPrefetchBytes[quant.BlockQ5K]())
 	return canonNaN(r)
 }
 

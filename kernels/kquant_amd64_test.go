@@ -93,6 +93,7 @@ var kqTiles = map[string][2]kqTile{
 	"avxvnni":    {q4kAVXVNNI.matMul8, q5kAVXVNNI.matMul8},
 	"avx512":     {q4kAVX512.matMul8, q5kAVX512.matMul8},
 	"avx512vnni": {q4kAVX512VNNI.matMul8, q5kAVX512VNNI.matMul8},
+	"avx512gfni": {q4kAVX512VNNIGFNI.matMul8, q5kAVX512VNNIGFNI.matMul8},
 }
 
 // kqTilesX: the MatMul8 tiles over plain columns, Q4_K then Q5_K.
@@ -101,6 +102,7 @@ var kqTilesX = map[string][2]kqTile{
 	"avxvnni":    {q4kAVXVNNI.matMul8x, q5kAVXVNNI.matMul8x},
 	"avx512":     {q4kAVX512.matMul8x, q5kAVX512.matMul8x},
 	"avx512vnni": {q4kAVX512VNNI.matMul8x, q5kAVX512VNNI.matMul8x},
+	"avx512gfni": {q4kAVX512VNNIGFNI.matMul8x, q5kAVX512VNNIGFNI.matMul8x},
 }
 
 var kqQ4K = kqType[quant.BlockQ4K]{

@@ -115,45 +115,76 @@ var amd64Variants = []Variant{
 		},
 	},
 	{
-		// AVX-512 VNNI adds VPDPWSSD/VPDPBUSD to the quantized dots; the
-		// dequantizers, quantizers and float32 kernels are avx512's.
+		// avx512vnniOps (below).
 		Name: "avx512vnni", Rank: 30,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI},
-		Yield: merge(onAMD(map[string]string{
-			"DotQ6K": q6kVNNISlower,
-		}), onZen4(map[string]string{
-			"MatVecQ4K": q4kZmmSlowerFromDRAM,
-		})),
-		Ops: Ops{
-			DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
-			DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
-			DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
-			DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
-			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
-			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
-			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
-			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
-			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
-			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX512),
-			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
-			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
-			DotF32:       dotF32(amd64.DotF32AVX512),
-			MatVecF16:    matVecF16(amd64.MatVecF16AVX512),
-			Axpy:         axpy(amd64.AxpyAVX512),
-			Scale:        amd64.ScaleAVX512,
-			Max:          amd64.MaxAVX512,
-			ExpSum:       expSum(amd64.ExpSumAVX512),
-			// Attention (attn_amd64.go).
-			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
-			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
-			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
-			// Fast's prefill tiles keep the unfused zmm kernels (not
-			// measured against avx2's fused ymm ones on an AVX-512 CPU);
-			// its one-row weighted sums (decoding) are fused.
-			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
-			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
-		},
+		Yield:    avx512vnniYield(),
+		Ops:      avx512vnniOps,
 	},
+	{
+		// GFNI splits the Q4_K and Q5_K nibbles in one instruction: the
+		// matrix-vector kernels (and so the dots) of avx512vnni with one
+		// VGF2P8AFFINEQB a chunk for a shift and a mask, the same bits;
+		// 4% faster in cache on Zen 5 (bench/results/2026-12-05-zen5/,
+		// q4k-q5k-gfni-variant-paired.txt). Every other op is
+		// avx512vnni's kernel, and it yields what avx512vnni yields.
+		Name: "avx512gfni", Rank: 35,
+		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI, cpuid.GFNI},
+		Yield:    avx512vnniYield(),
+		Ops:      avx512gfniOps(),
+	},
+}
+
+// avx512vnniOps are the avx512vnni variant's kernels. AVX-512 VNNI adds
+// VPDPWSSD/VPDPBUSD to the quantized dots; the dequantizers, quantizers and
+// float32 kernels are avx512's.
+var avx512vnniOps = Ops{
+	DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
+	DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
+	DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
+	DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
+	DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
+	DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
+	DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
+	DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
+	DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
+	DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX512),
+	QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
+	QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
+	DotF32:       dotF32(amd64.DotF32AVX512),
+	MatVecF16:    matVecF16(amd64.MatVecF16AVX512),
+	Axpy:         axpy(amd64.AxpyAVX512),
+	Scale:        amd64.ScaleAVX512,
+	Max:          amd64.MaxAVX512,
+	ExpSum:       expSum(amd64.ExpSumAVX512),
+	// Attention (attn_amd64.go).
+	WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+	ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
+	ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
+	// Fast's prefill tiles keep the unfused zmm kernels (not
+	// measured against avx2's fused ymm ones on an AVX-512 CPU);
+	// its one-row weighted sums (decoding) are fused.
+	FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
+	FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
+}
+
+// avx512vnniYield is what avx512vnni, and avx512gfni with the same kernels
+// for those ops, leave to a lower tier on this CPU.
+func avx512vnniYield() map[string]string {
+	return merge(onAMD(map[string]string{
+		"DotQ6K": q6kVNNISlower,
+	}), onZen4(map[string]string{
+		"MatVecQ4K": q4kZmmSlowerFromDRAM,
+	}))
+}
+
+// avx512gfniOps are avx512vnni's kernels with the GFNI form of the Q4_K and
+// Q5_K matrix-vector kernels (and so of their dots).
+func avx512gfniOps() Ops {
+	o := avx512vnniOps
+	o.DotQ4K, o.MatVecQ4K, o.MatMulQ4K = dotQ4KAVX512VNNIGFNI, q4kAVX512VNNIGFNI.matVecOp, q4kAVX512VNNIGFNI.matMul
+	o.DotQ5K, o.MatVecQ5K, o.MatMulQ5K = dotQ5KAVX512VNNIGFNI, q5kAVX512VNNIGFNI.matVecOp, q5kAVX512VNNIGFNI.matMul
+	return o
 }
 
 // q6kVNNISlower is why avx512vnni yields its Q6_K dot to avx512 on AMD
@@ -214,6 +245,9 @@ var (
 	q5kAVXVNNI    = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVXVNNI, matMul4: amd64.MatMul4Q5KAVXVNNI, matMul8x: amd64.MatMul8Q5KAVXVNNI}
 	q5kAVX512     = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512, matMul4: amd64.MatMul4Q5KAVX512, matMul8: amd64.MatMul8Q5KAVX512}
 	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512VNNI, matMul4: amd64.MatMul4Q5KAVX512VNNI, matMul8: amd64.MatMul8Q5KAVX512VNNI}
+	// The GFNI form of the matrix-vector kernels; the tiles are avx512vnni's.
+	q4kAVX512VNNIGFNI = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX512VNNIGFNI, matMul4: amd64.MatMul4Q4KAVX512VNNI, matMul8: amd64.MatMul8Q4KAVX512VNNI}
+	q5kAVX512VNNIGFNI = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512VNNIGFNI, matMul4: amd64.MatMul4Q5KAVX512VNNI, matMul8: amd64.MatMul8Q5KAVX512VNNI}
 
 	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
 	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}

@@ -52,6 +52,13 @@ func MatVecQ4KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //go:noescape
 func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
+// MatVecQ4KAVX512VNNIGFNI is MatVecQ4KAVX512VNNI with the nibbles split by one
+// VGF2P8AFFINEQB a chunk instead of a shift and a mask: the same bits.
+// Requires AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C.
+//
+//go:noescape
+func MatVecQ4KAVX512VNNIGFNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+
 // MatMul4Q4KAVX2 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight
 // block is decoded once for the four columns. Requires AVX2, F16C.

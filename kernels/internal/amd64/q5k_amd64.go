@@ -42,6 +42,13 @@ func MatVecQ5KAVX512(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //go:noescape
 func MatVecQ5KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
+// MatVecQ5KAVX512VNNIGFNI is MatVecQ5KAVX512VNNI with the nibbles split by one
+// VGF2P8AFFINEQB a chunk instead of a shift and a mask: the same bits.
+// Requires AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C.
+//
+//go:noescape
+func MatVecQ5KAVX512VNNIGFNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+
 // MatMul4Q5KAVX2 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight
 // block is decoded once for the four columns. Requires AVX2, F16C.

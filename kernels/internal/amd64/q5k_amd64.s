@@ -834,6 +834,194 @@ matVecQ5KAVX512VNNI_ret:
 #undef QH
 #undef H10
 
+// ------------------------------------------------------------------ MatVecQ5KAVX512VNNIGFNI
+
+#define Q0    Z0  // chunk 0 quants, then products (Q1..Q3: chunks 1..3)
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
+#define A     Z4  // int32 sums A of chunks 0, 2 (16 lanes; the halves are added at the end)
+#define A2    Z13 // int32 sums A of chunks 1, 3
+#define SCB   Z5  // scale bytes
+#define SW    Z6  // scale words of a chunk
+#define AM    Z7  // [M] then [A | M]
+#define BS    Z8  // bsums
+#define T     Z9  // scratch
+#define DDM   Z10 // [dd x8 | dm x8]
+#define ACC   Z11 // [acc | accm]
+#define NIB   Z16 // 0x0F bytes
+#define CTL0  Z17 // kqScW controls of chunks 0..3
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
+#define MINC  Z21 // kqMin control
+#define DDMI  Z22 // kqDDM indices
+#define QH    Z12 // the 32 qh bytes in both halves
+#define H10   Z23 // 0x10 bytes
+#define GFM   Z24 // kqGF bit matrices
+
+// func MatVecQ5KAVX512VNNIGFNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+//
+// dst[r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows.
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
+TEXT ·MatVecQ5KAVX512VNNIGFNI(SB), NOSPLIT, $16-48
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            x+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ5KAVX512VNNIGFNI_ret
+	VMOVDQU64       kqNib<>(SB), NIB
+	VMOVDQU64       kqScW<>+0(SB), CTL0
+	VMOVDQU64       kqScW<>+64(SB), CTL1
+	VMOVDQU64       kqScW<>+128(SB), CTL2
+	VMOVDQU64       kqScW<>+192(SB), CTL3
+	VMOVDQU64       kqMin<>(SB), MINC
+	VMOVDQU64       kqDDM<>(SB), DDMI
+	VMOVDQU64       kq10<>(SB), H10
+	VMOVDQU64       kqGF<>(SB), GFM
+	MOVL            $0xFFFF0000, AX
+	KMOVD           AX, K1
+	MOVL            $0xAA, AX
+	KMOVW           AX, K2
+	MOVL            $0xFF, AX
+	KMOVW           AX, K3
+
+matVecQ5KAVX512VNNIGFNI_row:
+	VPXORD          ACC, ACC, ACC
+	MOVQ            XROW, XP
+	MOVQ            NB, N
+	TESTQ           N, N
+	JZ              matVecQ5KAVX512VNNIGFNI_rowend
+
+	PCALIGN         $32
+matVecQ5KAVX512VNNIGFNI_block:
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
+	MOVQ            blockQ5K_scales(WP), AX
+	MOVL            blockQ5K_scales+8(WP), R10
+	MOVQ            AX, R11
+	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
+	MOVQ            R11, 0(SP)
+	SHRQ            $2, AX
+	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
+	MOVL            R10, R11
+	SHRL            $4, R11
+	SHLQ            $32, R11
+	ORQ             R11, R10
+	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
+	ORQ             AX, R10
+	MOVQ            R10, 8(SP)
+	VPBROADCASTQ    0(SP), SCB
+	VPBROADCASTQ    8(SP), SW
+	VPBLENDMQ       SW, SCB, K2, SCB
+	// QH = [qh | qh >> 1]: bit 2c of the low half and bit 2c+1 of the high
+	// half of chunk c at the same place.
+	VBROADCASTI64X4 blockQ5K_qh(WP), QH
+	VPSRLW          $1, QH, K1, QH
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.
+	VBROADCASTI64X4 blockQ8K_bsums(XP), BS
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        BS, AM, AM
+
+	// Chunk 0: sub-blocks 0 (low nibbles) and 1 (high nibbles).
+	VBROADCASTI64X4 blockQ5K_qs+0(WP), Q0
+	VGF2P8AFFINEQB  $0, GFM, Q0, Q0                // x & 15 | x >> 4
+	VPSLLW          $4, QH, T
+	VPTERNLOGD      $0xF8, H10, T, Q0              // q |= t & 0x10
+	VPMADDUBSW      blockQ8K_qs+0(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+
+	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
+	VBROADCASTI64X4 blockQ5K_qs+32(WP), Q1
+	VGF2P8AFFINEQB  $0, GFM, Q1, Q1                // x & 15 | x >> 4
+	VPSLLW          $2, QH, T
+	VPTERNLOGD      $0xF8, H10, T, Q1              // q |= t & 0x10
+	VPMADDUBSW      blockQ8K_qs+64(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPMADDWD        SW, Q1, A2
+
+	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
+	VBROADCASTI64X4 blockQ5K_qs+64(WP), Q2
+	VGF2P8AFFINEQB  $0, GFM, Q2, Q2                // x & 15 | x >> 4
+	VPTERNLOGD      $0xF8, H10, QH, Q2             // q |= t & 0x10
+	VPMADDUBSW      blockQ8K_qs+128(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+
+	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
+	VBROADCASTI64X4 blockQ5K_qs+96(WP), Q3
+	VGF2P8AFFINEQB  $0, GFM, Q3, Q3                // x & 15 | x >> 4
+	VPSRLW          $2, QH, T
+	VPTERNLOGD      $0xF8, H10, T, Q3              // q |= t & 0x10
+	VPMADDUBSW      blockQ8K_qs+192(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
+
+	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
+	// junk lanes could be subnormal and cost a microcode assist.
+	VPBROADCASTD    blockQ5K_d(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     blockQ8K_d(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	ADDQ            $blockQ5K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	DECQ            N
+	JNZ             matVecQ5KAVX512VNNIGFNI_block
+
+matVecQ5KAVX512VNNIGFNI_rowend:
+	VSHUFF64X2      $0xB1, ACC, ACC, T
+	VADDPS          T, ACC, ACC
+	VPERMILPS       $0x4E, ACC, T
+	VADDPS          T, ACC, ACC
+	VPERMILPS       $0xB1, ACC, T
+	VADDPS          T, ACC, ACC
+	VEXTRACTF32X4   $2, ACC, X9
+	VSUBSS          X9, X11, X11
+	VMOVSS          X11, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ5KAVX512VNNIGFNI_row
+
+matVecQ5KAVX512VNNIGFNI_ret:
+	VZEROUPPER
+	RET
+
+#undef Q0
+#undef Q1
+#undef Q2
+#undef Q3
+#undef A
+#undef A2
+#undef SCB
+#undef SW
+#undef AM
+#undef BS
+#undef T
+#undef DDM
+#undef ACC
+#undef NIB
+#undef CTL0
+#undef CTL1
+#undef CTL2
+#undef CTL3
+#undef MINC
+#undef DDMI
+#undef QH
+#undef H10
+#undef GFM
+
 // ------------------------------------------------------------------ MatMul4Q5KAVX2
 
 #define QL    Y0  // low-nibble quants (sub-block 2c); M after the chunks
@@ -4231,6 +4419,17 @@ DATA kqScD<>+8(SB)/8, $0x8003800380028002
 DATA kqScD<>+16(SB)/8, $0x8009800980088008
 DATA kqScD<>+24(SB)/8, $0x800b800b800a800a
 GLOBL kqScD<>(SB), RODATA|NOPTR, $32
+
+// kqGF: VGF2P8AFFINEQB bit matrices: x & 15 in the low 256 bits, x >> 4 in the high
+DATA kqGF<>+0(SB)/8, $0x0102040800000000
+DATA kqGF<>+8(SB)/8, $0x0102040800000000
+DATA kqGF<>+16(SB)/8, $0x0102040800000000
+DATA kqGF<>+24(SB)/8, $0x0102040800000000
+DATA kqGF<>+32(SB)/8, $0x1020408000000000
+DATA kqGF<>+40(SB)/8, $0x1020408000000000
+DATA kqGF<>+48(SB)/8, $0x1020408000000000
+DATA kqGF<>+56(SB)/8, $0x1020408000000000
+GLOBL kqGF<>(SB), RODATA|NOPTR, $64
 
 // kq10: 0x10 in every byte (the fifth bit of a quant)
 DATA kq10<>+0(SB)/8, $0x1010101010101010

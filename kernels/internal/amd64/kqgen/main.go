@@ -17,7 +17,12 @@
 //     or one sub-block of two columns;
 //   - the multiply-accumulate (isa.vnni, mac): VPMADDWD + VPADDD, or one
 //     VPDPWSSD (AVX-512 VNNI on zmm, the AVX-VNNI VEX form on ymm through
-//     VPDPWSSD_Y of vex_amd64.h, with the instruction as its comment).
+//     VPDPWSSD_Y of vex_amd64.h, with the instruction as its comment);
+//   - the nibble split of the zmm MatVec (isa.gfni, nibblesZ): a masked
+//     VPSRLW and a VPANDD, or one VGF2P8AFFINEQB whose bit matrices keep
+//     the low nibbles in the low 256 bits and move the high ones down in
+//     the high 256 bits (only MatVec has a GFNI form: the
+//     AVX512VNNIGFNI routines).
 //
 // Why a generator and not #define body macros: the Go assembler gives every
 // instruction of a macro expansion the line of the macro's use, so a
@@ -50,9 +55,10 @@ type kind struct {
 
 // isa is an instruction-set variant.
 type isa struct {
-	name string // routine suffix: AVX2, AVXVNNI, AVX512, AVX512VNNI
+	name string // routine suffix: AVX2, AVXVNNI, AVX512, AVX512VNNI, AVX512VNNIGFNI
 	zmm  bool
 	vnni bool
+	gfni bool // the nibbles split by VGF2P8AFFINEQB (zmm MatVec only)
 }
 
 func (v isa) requires(t kind) string {
@@ -63,6 +69,8 @@ func (v isa) requires(t kind) string {
 		return "AVX2, F16C, AVX-VNNI"
 	case !v.vnni:
 		return "AVX512F, AVX512BW, AVX512VL, F16C"
+	case v.gfni:
+		return "AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C"
 	}
 	return "AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C"
 }
@@ -71,10 +79,11 @@ var (
 	q4k = kind{"Q4K", "blockQ4K", false, "dotQ4KGeneric"}
 	q5k = kind{"Q5K", "blockQ5K", true, "dotQ5KGeneric"}
 
-	avx2       = isa{"AVX2", false, false}
-	avxvnni    = isa{"AVXVNNI", false, true}
-	avx512     = isa{"AVX512", true, false}
-	avx512vnni = isa{"AVX512VNNI", true, true}
+	avx2           = isa{"AVX2", false, false, false}
+	avxvnni        = isa{"AVXVNNI", false, true, false}
+	avx512         = isa{"AVX512", true, false, false}
+	avx512vnni     = isa{"AVX512VNNI", true, true, false}
+	avx512vnnigfni = isa{"AVX512VNNIGFNI", true, true, true}
 )
 
 // The matrix-vector kernels stream their weights from L3 or DRAM, and the
@@ -256,7 +265,8 @@ func (g *gen) file() {
 // and matrix-matrix tiles of one weight row by four activation columns
 // (MatMul4%s*) or by eight columns (MatMul8%s*: the ymm ones read the
 // columns where they are, the zmm ones read them packed in pairs,
-// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI, and the matrix-
+// vector kernel once more for AVX-512 VNNI with GFNI.
 //
 // Every routine mirrors %s in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
@@ -320,7 +330,7 @@ func (g *gen) file() {
 #define XC6(off) off(XP4)(XS*2)
 #define XC7(off) off(XP4)(XS3*1)
 `)
-	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
+	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni, avx512vnnigfni} {
 		g.matVec(v)
 	}
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
@@ -446,9 +456,14 @@ func (g *gen) scalesY(base, s, t, u string) {
 }
 
 // nibblesZ: q = [low nibbles | high nibbles] of the 32 bytes at addr
-// (chunk layout). Needs NIB = 0x0F bytes and K1 = 0xFFFF0000.
+// (chunk layout). Needs NIB = 0x0F bytes and K1 = 0xFFFF0000, or, in a
+// routine with a GFM register (kqGF's bit matrices), one VGF2P8AFFINEQB.
 func (g *gen) nibblesZ(addr, q string) {
 	g.i("VBROADCASTI64X4", addr+", "+q)
+	if _, ok := g.regs["GFM"]; ok {
+		g.ic("VGF2P8AFFINEQB", "$0, GFM, "+q+", "+q, "x & 15 | x >> 4")
+		return
+	}
 	g.i("VPSRLW", "$4, "+q+", K1, "+q)
 	g.i("VPANDD", "NIB, "+q+", "+q)
 }
@@ -529,6 +544,9 @@ func (g *gen) matVec(v isa) {
 		}
 		if t.q5 {
 			rs = append(rs, reg{"QH", "Z12", "the 32 qh bytes in both halves"}, reg{"H10", "Z23", "0x10 bytes"})
+		}
+		if v.gfni {
+			rs = append(rs, reg{"GFM", "Z24", "kqGF bit matrices"})
 		}
 		g.named(rs...)
 	} else {
@@ -695,6 +713,9 @@ func (g *gen) chunkConstants() {
 	g.i("VMOVDQU64", "kqDDM<>(SB), DDMI")
 	if g.t.q5 {
 		g.i("VMOVDQU64", "kq10<>(SB), H10")
+	}
+	if _, ok := g.regs["GFM"]; ok {
+		g.i("VMOVDQU64", "kqGF<>(SB), GFM")
 	}
 	g.kmask("K1", "$0xFFFF0000", "KMOVD")
 	g.kmask("K2", "$0xAA", "KMOVW")
@@ -1200,6 +1221,18 @@ func (g *gen) tables() {
 	g.table("kqMin2", "m0,m0,m1,m1,...,m7,m7 in both 256-bit halves (MatMul8)", append(append([]byte{}, mins...), mins...))
 	g.table("kqDDM", "VPERMPS indices: lane 0 (d) to lanes 0..7, lane 1 (dmin) to lanes 8..15", dwords(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1))
 	g.table("kqScD", "VPSHUFB control (256 bits) of MatMul8: dword j = sc(j) in both words", scD)
+	// VGF2P8AFFINEQB sets bit k of each byte to the parity of the byte AND
+	// byte 7−k of its qword's matrix: bytes 7..4 = 1, 2, 4, 8 keep bits
+	// 0..3 (x & 15); 0x10, 0x20, 0x40, 0x80 move bits 4..7 down (x >> 4).
+	var gf []byte
+	for q := 0; q < 8; q++ {
+		m := []byte{0, 0, 0, 0, 8, 4, 2, 1} // little-endian qword 0x0102040800000000
+		if q >= 4 {
+			m = []byte{0, 0, 0, 0, 0x80, 0x40, 0x20, 0x10}
+		}
+		gf = append(gf, m...)
+	}
+	g.table("kqGF", "VGF2P8AFFINEQB bit matrices: x & 15 in the low 256 bits, x >> 4 in the high", gf)
 	if !g.t.q5 {
 		return
 	}
