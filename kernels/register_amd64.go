@@ -84,42 +84,13 @@ var amd64Variants = []Variant{
 		Name: "avx512", Rank: 20,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL},
 		Yield:    onZen4(map[string]string{"MatVecQ4K": q4kZmmSlowerFromDRAM}),
-		Ops: Ops{
-			DotQ4K: dotQ4KAVX512, MatVecQ4K: q4kAVX512.matVecOp, MatMulQ4K: q4kAVX512.matMul,
-			DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
-			DotQ6K: q6kAVX512.dot, MatVecQ6K: q6kAVX512.matVec, MatMulQ6K: q6kAVX512.matMul,
-			DotQ8_0: q80AVX512.dot, MatVecQ8_0: q80AVX512.matVec, MatMulQ8_0: q80AVX512.matMul,
-			DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
-			DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
-			DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
-			DequantQ5K:   dequantK[quant.BlockQ5K](amd64.DequantQ5KAVX512),
-			DequantQ6K:   dequantK[quant.BlockQ6K](amd64.DequantQ6KAVX512),
-			DequantQ8_0:  dequantQ8_0(amd64.DequantQ8_0AVX512),
-			QuantizeQ8K:  quantizeQ8K(amd64.QuantizeQ8KAVX512),
-			QuantizeQ8_0: quantizeQ8_0(amd64.QuantizeQ8_0AVX512),
-			DotF32:       dotF32(amd64.DotF32AVX512),
-			MatVecF16:    matVecF16(amd64.MatVecF16AVX512),
-			Axpy:         axpy(amd64.AxpyAVX512),
-			Scale:        amd64.ScaleAVX512,
-			Max:          amd64.MaxAVX512,
-			ExpSum:       expSum(amd64.ExpSumAVX512),
-			// Attention (attn_amd64.go).
-			WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
-			ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
-			ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
-			// Fast's prefill tiles keep the unfused zmm kernels (not
-			// measured against avx2's fused ymm ones on an AVX-512 CPU);
-			// its one-row weighted sums (decoding) are fused.
-			FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
-			FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
-		},
+		Ops:      avx512Ops,
 	},
 	{
-		// avx512vnniOps (below).
 		Name: "avx512vnni", Rank: 30,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI},
 		Yield:    avx512vnniYield(),
-		Ops:      avx512vnniOps,
+		Ops:      avx512vnniOps(),
 	},
 	{
 		// GFNI splits the Q4_K and Q5_K nibbles in one instruction: the
@@ -135,14 +106,12 @@ var amd64Variants = []Variant{
 	},
 }
 
-// avx512vnniOps are the avx512vnni variant's kernels. AVX-512 VNNI adds
-// VPDPWSSD/VPDPBUSD to the quantized dots; the dequantizers, quantizers and
-// float32 kernels are avx512's.
-var avx512vnniOps = Ops{
-	DotQ4K: dotQ4KAVX512VNNI, MatVecQ4K: q4kAVX512VNNI.matVecOp, MatMulQ4K: q4kAVX512VNNI.matMul,
-	DotQ5K: dotQ5KAVX512VNNI, MatVecQ5K: q5kAVX512VNNI.matVecOp, MatMulQ5K: q5kAVX512VNNI.matMul,
-	DotQ6K: q6kAVX512VNNI.dot, MatVecQ6K: q6kAVX512VNNI.matVec, MatMulQ6K: q6kAVX512VNNI.matMul,
-	DotQ8_0: q80AVX512VNNI.dot, MatVecQ8_0: q80AVX512VNNI.matVec, MatMulQ8_0: q80AVX512VNNI.matMul,
+// avx512Ops are the avx512 variant's kernels.
+var avx512Ops = Ops{
+	DotQ4K: dotQ4KAVX512, MatVecQ4K: q4kAVX512.matVecOp, MatMulQ4K: q4kAVX512.matMul,
+	DotQ5K: dotQ5KAVX512, MatVecQ5K: q5kAVX512.matVecOp, MatMulQ5K: q5kAVX512.matMul,
+	DotQ6K: q6kAVX512.dot, MatVecQ6K: q6kAVX512.matVec, MatMulQ6K: q6kAVX512.matMul,
+	DotQ8_0: q80AVX512.dot, MatVecQ8_0: q80AVX512.matVec, MatMulQ8_0: q80AVX512.matMul,
 	DotQ4_0: q40.dot, MatVecQ4_0: q40.matVec, MatMulQ4_0: q40.matMul,
 	DotQ5_0: q50.dot, MatVecQ5_0: q50.matVec, MatMulQ5_0: q50.matMul,
 	DequantQ4K:   dequantK[quant.BlockQ4K](amd64.DequantQ4KAVX512),
@@ -168,6 +137,18 @@ var avx512vnniOps = Ops{
 	FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
 }
 
+// avx512vnniOps are the avx512vnni variant's kernels: AVX-512 VNNI adds
+// VPDPWSSD/VPDPBUSD to the quantized products; the dequantizers,
+// quantizers, float32 and attention kernels are avx512's.
+func avx512vnniOps() Ops {
+	o := avx512Ops
+	o.DotQ4K, o.MatVecQ4K, o.MatMulQ4K = dotQ4KAVX512VNNI, q4kAVX512VNNI.matVecOp, q4kAVX512VNNI.matMul
+	o.DotQ5K, o.MatVecQ5K, o.MatMulQ5K = dotQ5KAVX512VNNI, q5kAVX512VNNI.matVecOp, q5kAVX512VNNI.matMul
+	o.DotQ6K, o.MatVecQ6K, o.MatMulQ6K = q6kAVX512VNNI.dot, q6kAVX512VNNI.matVec, q6kAVX512VNNI.matMul
+	o.DotQ8_0, o.MatVecQ8_0, o.MatMulQ8_0 = q80AVX512VNNI.dot, q80AVX512VNNI.matVec, q80AVX512VNNI.matMul
+	return o
+}
+
 // avx512vnniYield is what avx512vnni, and avx512gfni with the same kernels
 // for those ops, leave to a lower tier on this CPU.
 func avx512vnniYield() map[string]string {
@@ -181,7 +162,7 @@ func avx512vnniYield() map[string]string {
 // avx512gfniOps are avx512vnni's kernels with the GFNI form of the Q4_K and
 // Q5_K matrix-vector kernels (and so of their dots).
 func avx512gfniOps() Ops {
-	o := avx512vnniOps
+	o := avx512vnniOps()
 	o.DotQ4K, o.MatVecQ4K, o.MatMulQ4K = dotQ4KAVX512VNNIGFNI, q4kAVX512VNNIGFNI.matVecOp, q4kAVX512VNNIGFNI.matMul
 	o.DotQ5K, o.MatVecQ5K, o.MatMulQ5K = dotQ5KAVX512VNNIGFNI, q5kAVX512VNNIGFNI.matVecOp, q5kAVX512VNNIGFNI.matMul
 	return o
