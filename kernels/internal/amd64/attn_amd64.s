@@ -1894,6 +1894,66 @@ scorerowf16_done:
 	VZEROUPPER
 	RET
 
+// FWROW_PAIR adds the next two keys (weights at (AX) and (AX)(R9*1), V rows
+// at (DX) and (DX)(R11*1)) to the two accumulator sets Z0-Z3 and Z4-Z7, a
+// key with a 0 weight masked off (VCMPPS: w != 0, or NaN), and moves AX, DX
+// and CX on; FWROW_PAIR16 is the same for binary16 V. The _PF forms
+// prefetch both V rows 8 KiB ahead.
+#define FWROW_PAIR \
+	VBROADCASTSS (AX), Z20 \
+	VBROADCASTSS (AX)(R9*1), Z21 \
+	VCMPPS       $4, Z31, Z20, K1 \
+	VCMPPS       $4, Z31, Z21, K2 \
+	VFMADD231PS  0(DX), Z20, K1, Z0 \
+	VFMADD231PS  64(DX), Z20, K1, Z1 \
+	VFMADD231PS  128(DX), Z20, K1, Z2 \
+	VFMADD231PS  192(DX), Z20, K1, Z3 \
+	VFMADD231PS  0(DX)(R11*1), Z21, K2, Z4 \
+	VFMADD231PS  64(DX)(R11*1), Z21, K2, Z5 \
+	VFMADD231PS  128(DX)(R11*1), Z21, K2, Z6 \
+	VFMADD231PS  192(DX)(R11*1), Z21, K2, Z7 \
+	LEAQ         (AX)(R9*2), AX \
+	LEAQ         (DX)(R11*2), DX \
+	SUBQ         $2, CX
+#define FWROW_PAIR_PF \
+	PREFETCHT0   8192(DX) \
+	PREFETCHT0   8256(DX) \
+	PREFETCHT0   8320(DX) \
+	PREFETCHT0   8384(DX) \
+	PREFETCHT0   8192(DX)(R11*1) \
+	PREFETCHT0   8256(DX)(R11*1) \
+	PREFETCHT0   8320(DX)(R11*1) \
+	PREFETCHT0   8384(DX)(R11*1)
+#define FWROW_PAIR16 \
+	VBROADCASTSS (AX), Z20 \
+	VBROADCASTSS (AX)(R9*1), Z21 \
+	VCMPPS       $4, Z31, Z20, K1 \
+	VCMPPS       $4, Z31, Z21, K2 \
+	VCVTPH2PS    0(DX), Z22 \
+	VFMADD231PS  Z22, Z20, K1, Z0 \
+	VCVTPH2PS    32(DX), Z23 \
+	VFMADD231PS  Z23, Z20, K1, Z1 \
+	VCVTPH2PS    64(DX), Z24 \
+	VFMADD231PS  Z24, Z20, K1, Z2 \
+	VCVTPH2PS    96(DX), Z25 \
+	VFMADD231PS  Z25, Z20, K1, Z3 \
+	VCVTPH2PS    0(DX)(R11*1), Z22 \
+	VFMADD231PS  Z22, Z21, K2, Z4 \
+	VCVTPH2PS    32(DX)(R11*1), Z23 \
+	VFMADD231PS  Z23, Z21, K2, Z5 \
+	VCVTPH2PS    64(DX)(R11*1), Z24 \
+	VFMADD231PS  Z24, Z21, K2, Z6 \
+	VCVTPH2PS    96(DX)(R11*1), Z25 \
+	VFMADD231PS  Z25, Z21, K2, Z7 \
+	LEAQ         (AX)(R9*2), AX \
+	LEAQ         (DX)(R11*2), DX \
+	SUBQ         $2, CX
+#define FWROW_PAIR16_PF \
+	PREFETCHT0   8192(DX) \
+	PREFETCHT0   8256(DX) \
+	PREFETCHT0   8192(DX)(R11*1) \
+	PREFETCHT0   8256(DX)(R11*1)
+
 // ---------------------------------------------------------------------------
 // func FastWeightedRowAVX512(o *float32, hd int, pt *float32, rs int, v *float32, ldv, n, pf int)
 // func FastWeightedRowF16AVX512(o *float32, hd int, pt *float32, rs int, v *uint16, ldv, n, pf int)
@@ -1943,21 +2003,7 @@ fwrow_chunk:
 fwrow_pairs:
 	CMPQ         CX, $2
 	JB           fwrow_tail
-	VBROADCASTSS (AX), Z20
-	VBROADCASTSS (AX)(R9*1), Z21
-	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
-	VCMPPS       $4, Z31, Z21, K2
-	VFMADD231PS  0(DX), Z20, K1, Z0
-	VFMADD231PS  64(DX), Z20, K1, Z1
-	VFMADD231PS  128(DX), Z20, K1, Z2
-	VFMADD231PS  192(DX), Z20, K1, Z3
-	VFMADD231PS  0(DX)(R11*1), Z21, K2, Z4
-	VFMADD231PS  64(DX)(R11*1), Z21, K2, Z5
-	VFMADD231PS  128(DX)(R11*1), Z21, K2, Z6
-	VFMADD231PS  192(DX)(R11*1), Z21, K2, Z7
-	LEAQ         (AX)(R9*2), AX
-	LEAQ         (DX)(R11*2), DX
-	SUBQ         $2, CX
+	FWROW_PAIR
 	JMP          fwrow_pairs
 
 	PCALIGN $32
@@ -1965,29 +2011,8 @@ fwrow_pairs:
 fwrow_pairspf:
 	CMPQ         CX, $2
 	JB           fwrow_tail
-	PREFETCHT0   8192(DX)
-	PREFETCHT0   8256(DX)
-	PREFETCHT0   8320(DX)
-	PREFETCHT0   8384(DX)
-	PREFETCHT0   8192(DX)(R11*1)
-	PREFETCHT0   8256(DX)(R11*1)
-	PREFETCHT0   8320(DX)(R11*1)
-	PREFETCHT0   8384(DX)(R11*1)
-	VBROADCASTSS (AX), Z20
-	VBROADCASTSS (AX)(R9*1), Z21
-	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
-	VCMPPS       $4, Z31, Z21, K2
-	VFMADD231PS  0(DX), Z20, K1, Z0
-	VFMADD231PS  64(DX), Z20, K1, Z1
-	VFMADD231PS  128(DX), Z20, K1, Z2
-	VFMADD231PS  192(DX), Z20, K1, Z3
-	VFMADD231PS  0(DX)(R11*1), Z21, K2, Z4
-	VFMADD231PS  64(DX)(R11*1), Z21, K2, Z5
-	VFMADD231PS  128(DX)(R11*1), Z21, K2, Z6
-	VFMADD231PS  192(DX)(R11*1), Z21, K2, Z7
-	LEAQ         (AX)(R9*2), AX
-	LEAQ         (DX)(R11*2), DX
-	SUBQ         $2, CX
+	FWROW_PAIR_PF
+	FWROW_PAIR
 	JMP          fwrow_pairspf
 
 fwrow_tail:
@@ -2053,29 +2078,7 @@ fwrowf16_chunk:
 fwrowf16_pairs:
 	CMPQ         CX, $2
 	JB           fwrowf16_tail
-	VBROADCASTSS (AX), Z20
-	VBROADCASTSS (AX)(R9*1), Z21
-	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
-	VCMPPS       $4, Z31, Z21, K2
-	VCVTPH2PS    0(DX), Z22
-	VFMADD231PS  Z22, Z20, K1, Z0
-	VCVTPH2PS    32(DX), Z23
-	VFMADD231PS  Z23, Z20, K1, Z1
-	VCVTPH2PS    64(DX), Z24
-	VFMADD231PS  Z24, Z20, K1, Z2
-	VCVTPH2PS    96(DX), Z25
-	VFMADD231PS  Z25, Z20, K1, Z3
-	VCVTPH2PS    0(DX)(R11*1), Z22
-	VFMADD231PS  Z22, Z21, K2, Z4
-	VCVTPH2PS    32(DX)(R11*1), Z23
-	VFMADD231PS  Z23, Z21, K2, Z5
-	VCVTPH2PS    64(DX)(R11*1), Z24
-	VFMADD231PS  Z24, Z21, K2, Z6
-	VCVTPH2PS    96(DX)(R11*1), Z25
-	VFMADD231PS  Z25, Z21, K2, Z7
-	LEAQ         (AX)(R9*2), AX
-	LEAQ         (DX)(R11*2), DX
-	SUBQ         $2, CX
+	FWROW_PAIR16
 	JMP          fwrowf16_pairs
 
 	PCALIGN $32
@@ -2083,33 +2086,8 @@ fwrowf16_pairs:
 fwrowf16_pairspf:
 	CMPQ         CX, $2
 	JB           fwrowf16_tail
-	PREFETCHT0   8192(DX)
-	PREFETCHT0   8256(DX)
-	PREFETCHT0   8192(DX)(R11*1)
-	PREFETCHT0   8256(DX)(R11*1)
-	VBROADCASTSS (AX), Z20
-	VBROADCASTSS (AX)(R9*1), Z21
-	VCMPPS       $4, Z31, Z20, K1 // w != 0 (or NaN)
-	VCMPPS       $4, Z31, Z21, K2
-	VCVTPH2PS    0(DX), Z22
-	VFMADD231PS  Z22, Z20, K1, Z0
-	VCVTPH2PS    32(DX), Z23
-	VFMADD231PS  Z23, Z20, K1, Z1
-	VCVTPH2PS    64(DX), Z24
-	VFMADD231PS  Z24, Z20, K1, Z2
-	VCVTPH2PS    96(DX), Z25
-	VFMADD231PS  Z25, Z20, K1, Z3
-	VCVTPH2PS    0(DX)(R11*1), Z22
-	VFMADD231PS  Z22, Z21, K2, Z4
-	VCVTPH2PS    32(DX)(R11*1), Z23
-	VFMADD231PS  Z23, Z21, K2, Z5
-	VCVTPH2PS    64(DX)(R11*1), Z24
-	VFMADD231PS  Z24, Z21, K2, Z6
-	VCVTPH2PS    96(DX)(R11*1), Z25
-	VFMADD231PS  Z25, Z21, K2, Z7
-	LEAQ         (AX)(R9*2), AX
-	LEAQ         (DX)(R11*2), DX
-	SUBQ         $2, CX
+	FWROW_PAIR16_PF
+	FWROW_PAIR16
 	JMP          fwrowf16_pairspf
 
 fwrowf16_tail:
