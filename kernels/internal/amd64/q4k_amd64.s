@@ -6,7 +6,8 @@
 // and matrix-matrix tiles of one weight row by four activation columns
 // (MatMul4Q4K*) or by eight columns (MatMul8Q4K*: the ymm ones read the
 // columns where they are, the zmm ones read them packed in pairs,
-// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI.
+// Q8KPair), for AVX2, AVX-VNNI, AVX-512 and AVX-512 VNNI, and the matrix-
+// vector kernel once more for AVX-512 VNNI with GFNI.
 //
 // Every routine mirrors dotQ4KGeneric in package kernels and returns its bits:
 // the integer work is exact (int16 pair products from VPMADDUBSW, which
