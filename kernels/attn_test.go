@@ -503,6 +503,112 @@ func TestDotRowsVariants(t *testing.T) {
 	}
 }
 
+// TestDotRowsSpecial: DotRows (the scores of Fast decoding) and
+// DotRowsF16 on queries and keys that hold one value of every kind float32
+// has in some rows and columns (±0, ±Inf, NaN, any bit pattern,
+// subnormals, values up to 3e38), at key counts that take every path of
+// the SIMD kernels (16 keys at a time, then 4, then 1). Each dot is held to
+// what any order of a float32 sum of its products gives:
+//   - a NaN operand, or an Inf times 0, makes it NaN;
+//   - else infinite products of both signs make it NaN, and of one sign,
+//     with finite products that cannot overflow, that Inf;
+//   - else, where no partial sum can overflow, it is within hd·2^−23 of
+//     the sum of |products| (plus hd·2^−149 for products a fused multiply
+//     keeps below the smallest subnormal);
+//   - where a partial sum can overflow, nothing is checked; those dots are
+//     counted and must be a minority.
+//
+// DotRowsF16 must give DotRows' bits on the widened K.
+func TestDotRowsSpecial(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	special := func(x []float32) {
+		for range 1 + r.IntN(2) {
+			v := attnValue(r, 1)
+			for v == v && !math.IsInf(float64(v), 0) && math.Abs(float64(v)) < 2 && v != 0 && math.Abs(float64(v)) >= 0x1p-126 {
+				v = attnValue(r, 1) // one of the special kinds
+			}
+			x[r.IntN(len(x))] = v
+		}
+	}
+	for name, ops := range attnVariants(t) {
+		var checked, overflow int
+		for _, hd := range []int{16, 20, 64, 128} {
+			for _, n := range []int{1, 4, 15, 16, 17, 33, 48} {
+				for range 4 {
+					ldk := hd + 4*(n%2)
+					q := attnVec(r, hd, 1, false)
+					if r.IntN(4) == 0 {
+						special(q)
+					}
+					k := attnVec(r, (n-1)*ldk+hd, 1, false)
+					for j := range n {
+						if r.IntN(3) == 0 {
+							special(k[j*ldk:][:hd])
+						}
+					}
+					got, check := attnGuardedOut(t, make([]float32, n))
+					ops.DotRows(got, q, guarded(t, k), ldk)
+					check()
+					for j := range n {
+						var sum, abs float64
+						var nan, posInf, negInf bool
+						for d := range hd {
+							a, b := float64(q[d]), float64(k[j*ldk+d])
+							p := a * b
+							switch {
+							case a != a || b != b || (math.IsInf(a, 0) && b == 0) || (math.IsInf(b, 0) && a == 0):
+								nan = true
+							case math.IsInf(p, 1):
+								posInf = true
+							case math.IsInf(p, -1):
+								negInf = true
+							default:
+								sum += p
+								abs += math.Abs(p)
+							}
+						}
+						g := float64(got[j])
+						checked++
+						switch {
+						case nan || (posInf && negInf):
+							if g == g {
+								t.Fatalf("%s: DotRows hd=%d n=%d: dot %d = %g, want NaN", name, hd, n, j, g)
+							}
+						case abs >= 1e38:
+							overflow++
+						case posInf || negInf:
+							if !math.IsInf(g, map[bool]int{true: 1, false: -1}[posInf]) {
+								t.Fatalf("%s: DotRows hd=%d n=%d: dot %d = %g, want the products' Inf", name, hd, n, j, g)
+							}
+						default:
+							if bound := float64(hd)*0x1p-23*abs + float64(hd)*0x1p-149; !(math.Abs(g-sum) <= bound) {
+								t.Fatalf("%s: DotRows hd=%d n=%d: dot %d = %g, want %g (±%g)", name, hd, n, j, g, sum, bound)
+							}
+						}
+					}
+					// The binary16 form on K rounded to binary16 gives the
+					// float32 form's bits on the widened values.
+					k16 := make([]quant.F16, len(k))
+					kw := make([]float32, len(k))
+					for i, x := range k {
+						k16[i] = quant.FromFloat32(x)
+						kw[i] = k16[i].Float32()
+					}
+					want := make([]float32, n)
+					ops.DotRows(want, q, kw, ldk)
+					ops.DotRowsF16(got, q, k16, ldk)
+					if !sameBits32(got, want) {
+						t.Fatalf("%s: DotRowsF16 hd=%d n=%d differs from DotRows on the widened K", name, hd, n)
+					}
+				}
+			}
+		}
+		if overflow > checked/4 {
+			t.Fatalf("%s: %d of %d dots could overflow: the inputs test too little", name, overflow, checked)
+		}
+	}
+}
+
 // TestAttnKernelBounds: a call whose lengths do not fit panics in Go
 // before any assembly runs, with a message that names the op called.
 func TestAttnKernelBounds(t *testing.T) {
@@ -794,8 +900,8 @@ func TestF16KernelsVariants(t *testing.T) {
 // prefetches) when K or V is large (1 MiB and more on AVX-512, counted to
 // the end of the slice); the result must not change. DotRows over a few
 // keys of a 2 MiB buffer equals DotRows over the same keys sliced short,
-// and ExactWeighted with one row equals the generic kernel, float32 and
-// binary16, on every variant.
+// and so does FastWeighted with one row; ExactWeighted with one row equals
+// the generic kernel; float32 and binary16, on every variant.
 func TestAttnStreamingPath(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	const hd, keys = 64, 8192 // 2 MiB of float32, 1 MiB of binary16
@@ -825,6 +931,21 @@ func TestAttnStreamingPath(t *testing.T) {
 			ops.DotRowsF16(short, q, k16[:n*hd], hd)
 			if !sameBits32(long, short) {
 				t.Errorf("%s: DotRowsF16 n=%d: a long K gives other bits than the same keys sliced short", name, n)
+			}
+			// Fast's one-row weighted sum (decoding) prefetches a long V
+			// too: the same keys give the same bits either way.
+			long, short = make([]float32, hd), make([]float32, hd)
+			ops.FastWeighted(long, hd, w[:n], 1, k, hd)
+			ops.FastWeighted(short, hd, w[:n], 1, k[:n*hd], hd)
+			if !sameBits32(long, short) {
+				t.Errorf("%s: FastWeighted n=%d: a long V gives other bits than the same keys sliced short", name, n)
+			}
+			clear(long)
+			clear(short)
+			ops.FastWeightedF16(long, hd, w[:n], 1, k16, hd)
+			ops.FastWeightedF16(short, hd, w[:n], 1, k16[:n*hd], hd)
+			if !sameBits32(long, short) {
+				t.Errorf("%s: FastWeightedF16 n=%d: a long V gives other bits than the same keys sliced short", name, n)
 			}
 		}
 		got, want := make([]float32, hd), make([]float32, hd)

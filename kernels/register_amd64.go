@@ -130,8 +130,9 @@ var avx512Ops = Ops{
 	WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
 	ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 	ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
-	// Fast's prefill tiles keep the unfused zmm kernels (not
-	// measured against avx2's fused ymm ones on an AVX-512 CPU);
+	// Fast's prefill tiles keep the unfused zmm kernels: avx2's fused
+	// ymm ones took 24-60% longer on Zen 5
+	// (bench/results/2026-12-05-zen5-attn/prefill-avx512-vs-avx2.txt);
 	// its one-row weighted sums (decoding) are fused.
 	FastScores: fastScoresVia("FastScores", exactScoresAVX512), FastWeighted: fastWeightedAVX512,
 	FastScoresF16: fastScoresVia("FastScoresF16", exactScoresF16AVX512), FastWeightedF16: fastWeightedF16AVX512, FastSoftmax: fastSoftmaxVia(softmaxColsAVX512),
