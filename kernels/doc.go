@@ -6,8 +6,9 @@
 // A variant is a named set of kernel functions (Ops) with the CPU features it
 // needs: "generic" (pure Go, always present), and on amd64 "avx2",
 // "avx512", "avx512vnni", "avx512gfni" (avx512vnni with GFNI's nibble split
-// in the Q4_K and Q5_K matrix-vector kernels), "avxvnni", on arm64 "neon",
-// "dotprod". The registry
+// in the Q4_K and Q5_K matrix-vector kernels and a Q6_K one that reads
+// the activations' quad sums), "avxvnni", on arm64 "neon", "dotprod". The
+// registry
 // keeps an immutable snapshot behind an atomic pointer; Register and Use
 // publish a new snapshot under a mutex, so any number of goroutines may
 // dispatch while another registers or forces a variant. A variant may leave

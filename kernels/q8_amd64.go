@@ -182,8 +182,14 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 // MatMulQ6K* tile of four columns over a segment of blocks (their pair-sum
 // tables from q6kPairSums32), seg the most blocks of a row longer than
 // q6kWholeBlocks that matMul gives the tile at once (0: whole rows).
+//
+// mvt, when set, is a MatVecQ6K* kernel that reads the activations' quad
+// sums (q6kQuadSums32) as well: matVec and the columns matMul leaves over
+// use it, each column's table prepared once per product; dot keeps mv
+// (one row does not pay for a table).
 type q6kKernels struct {
 	mv  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
+	mvt func(dst *float32, w, x, t unsafe.Pointer, rows, nb int)
 	mm  func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 	seg int
 }
@@ -204,7 +210,15 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 	if len(dst) == 0 {
 		return
 	}
-	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	if k.mvt != nil && len(x) > 0 {
+		buf := scratch.Get(q6kQuadBytes(len(x)))
+		t := buf.Bytes(q6kQuadBytes(len(x)))
+		q6kQuadSums32(t, x)
+		k.mvt(&dst[0], q8Blocks(w), q8Blocks(x), unsafe.Pointer(&t[0]), len(dst), len(x))
+		buf.Release()
+	} else {
+		k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+	}
 	canonNaNsAVX2(dst)
 }
 
@@ -228,6 +242,27 @@ func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
 			for i := range out {
 				out[i] = 32 * (int16(y[2*i]) + int16(y[2*i+1]))
 			}
+		}
+	}
+}
+
+// q6kQuadBytes is the size of a MatVecQ6KAVX512VNNIGFNI table for nb
+// blocks: 64 int32 a block.
+func q6kQuadBytes(nb int) int { return nb * 256 }
+
+// q6kQuadSums32 fills t (q6kQuadBytes(len(x)) bytes, 4-byte aligned) with
+// the int32 −32·(y[4i] + y[4i+1] + y[4i+2] + y[4i+3]) of each block's quants
+// y, i < 64, block after block (exact: |·| ≤ 16384 for any bytes).
+func q6kQuadSums32(t []byte, x []quant.BlockQ8K) {
+	if len(x) == 0 {
+		return
+	}
+	out := unsafe.Slice((*int32)(unsafe.Pointer(&t[0])), len(x)*64)
+	for b := range x {
+		y := &x[b].Qs
+		o := out[b*64 : b*64+64]
+		for i := range o {
+			o[i] = -32 * (int32(y[4*i]) + int32(y[4*i+1]) + int32(y[4*i+2]) + int32(y[4*i+3]))
 		}
 	}
 }
@@ -264,14 +299,25 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		return
 	}
 	groups := cols / 4
-	if groups > 0 {
-		tb := q6kTableBytes(nb)
-		tables, release := prep.bytes(groups*tb, func(t []byte) {
+	left := cols - 4*groups
+	tb, qb := q6kTableBytes(nb), 0
+	if k.mvt != nil {
+		qb = q6kQuadBytes(nb)
+	}
+	var tables []byte
+	if n := groups*tb + left*qb; n > 0 {
+		t, release := prep.bytes(n, func(t []byte) {
 			for g := 0; g < groups; g++ {
 				q6kPairSums32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
 			}
+			for c := 0; c < left && qb > 0; c++ {
+				q6kQuadSums32(t[groups*tb+c*qb:][:qb], x[(4*groups+c)*nb:][:nb])
+			}
 		})
 		defer release()
+		tables = t
+	}
+	if groups > 0 {
 		const wsize, xsize = int(unsafe.Sizeof(quant.BlockQ6K{})), int(unsafe.Sizeof(quant.BlockQ8K{}))
 		seg := nb
 		if q6kSegBlocks > 0 {
@@ -312,7 +358,11 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		}
 	}
 	for c := 4 * groups; c < cols; c++ {
-		k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
+		if qb > 0 {
+			k.mvt(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[groups*tb+(c-4*groups)*qb]), rows, nb)
+		} else {
+			k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)
+		}
 	}
 	canonNaNColsAVX2(dst, ldd, rows, cols)
 }

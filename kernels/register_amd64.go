@@ -97,8 +97,14 @@ var amd64Variants = []Variant{
 		// matrix-vector kernels (and so the dots) of avx512vnni with one
 		// VGF2P8AFFINEQB a chunk for a shift and a mask, the same bits;
 		// 4% faster in cache on Zen 5 (bench/results/2026-12-05-zen5/,
-		// q4k-q5k-gfni-variant-paired.txt). Every other op is
-		// avx512vnni's kernel, and it yields what avx512vnni yields.
+		// q4k-q5k-gfni-variant-paired.txt). Its Q6_K matrix-vector
+		// kernel (MatVecQ6K, and the columns MatMulQ6K leaves over,
+		// so spi's decode) decodes with GFNI too and starts each
+		// VPDPBUSD from the activations' quad sums, prepared once per
+		// product: four VPMADDUBSW and four VPSUBW a block fewer, the
+		// same bits; 7% faster in cache on Zen 5, 4% from memory
+		// (2026-12-05-zen5/q6k-quad-gfni-paired.txt). Every other op
+		// is avx512vnni's kernel, and it yields what avx512vnni yields.
 		Name: "avx512gfni", Rank: 35,
 		Requires: []cpuid.FeatureID{cpuid.AVX2, cpuid.FMA3, cpuid.F16C, cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VL, cpuid.AVX512VNNI, cpuid.GFNI},
 		Yield:    avx512vnniYield(),
@@ -161,11 +167,14 @@ func avx512vnniYield() map[string]string {
 }
 
 // avx512gfniOps are avx512vnni's kernels with the GFNI form of the Q4_K and
-// Q5_K matrix-vector kernels (and so of their dots).
+// Q5_K matrix-vector kernels (and so of their dots), and the Q6_K
+// matrix-vector kernel that reads the activations' quad sums (also for the
+// columns MatMulQ6K leaves over).
 func avx512gfniOps() Ops {
 	o := avx512vnniOps()
 	o.DotQ4K, o.MatVecQ4K, o.MatMulQ4K = dotQ4KAVX512VNNIGFNI, q4kAVX512VNNIGFNI.matVecOp, q4kAVX512VNNIGFNI.matMul
 	o.DotQ5K, o.MatVecQ5K, o.MatMulQ5K = dotQ5KAVX512VNNIGFNI, q5kAVX512VNNIGFNI.matVecOp, q5kAVX512VNNIGFNI.matMul
+	o.MatVecQ6K, o.MatMulQ6K = q6kAVX512VNNIGFNI.matVec, q6kAVX512VNNIGFNI.matMul
 	return o
 }
 
@@ -235,6 +244,8 @@ var (
 	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
 	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, seg: q6kSegZmm}
 	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm}
+	// The quad-sum matrix-vector kernel; the dot and the tile are avx512vnni's.
+	q6kAVX512VNNIGFNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mvt: amd64.MatVecQ6KAVX512VNNIGFNI, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm}
 
 	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
 	// than a zmm tile on sign-extended words, see q8_0_amd64.s).

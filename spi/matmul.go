@@ -235,6 +235,12 @@ func (p *product) exec() {
 	switch {
 	case p.w.Type == quant.F32 || p.w.Type == quant.FP16:
 		p.c.s.ForRange(rows, grainRows(cols), p.fn)
+	case p.n == 1 && p.w.Type == quant.Q6K:
+		// Through the MatMul op, which prepares x's Q6_K tables (for
+		// the kernels that read them) once for every row chunk.
+		p.prep = kernels.NewPrep()
+		p.c.s.ForRange(rows, grainRows(cols), p.fn)
+		kernels.PutPrep(p.prep)
 	case p.n == 1:
 		p.c.s.ForRange(rows, grainRows(cols), p.fn)
 	case p.c.dim("MatMul") == "cols":
@@ -282,7 +288,7 @@ func rowsOf[W, X any](p *product, start, end int,
 	xb, _ := asX(p.xq)
 	nb, rows := p.nb, p.w.Rows
 	switch {
-	case p.n == 1:
+	case p.n == 1 && p.prep == nil:
 		mv(p.dst[start:end], wb[start*nb:end*nb], xb)
 	case p.byCols:
 		// Each chunk is a product of its own columns: the kernel

@@ -28,6 +28,17 @@
 // (VNNI: VPDPWSSD) with the group scales as int16 words sums the pairs into
 // the lanes.
 //
+// MatVecQ6KAVX512VNNIGFNI takes a table of the activations' quad sums
+// −32·(y_4i + … + y_4i+3), prepared once per product (kernels.q6kQuadSums32),
+// as the starting value of VPDPBUSD (q6 unsigned × y signed, four products
+// into an int32): that leaves the exact sum of (q6 − 32)·y over each
+// four-value quad (|·| ≤ 16384, so it fits the low int16 of the int32), and
+// VPDPWSSD with the quad's scale in the low word (VPERMW, the high word
+// zeroed by the mask) adds sc·that into the lanes. Its q6 decode uses
+// GFNI: VGF2P8AFFINEQB moves a qh register's 2-bit parts to bits 4..5 of
+// two chunks at once (one bit matrix per 256-bit half) and splits the ql
+// nibbles.
+//
 // MatVec: one row at a time, so that the weights stream from memory in one
 // sequential run. The ymm routines decode a 32-value chunk per register;
 // the zmm ones 64 values (two chunks: the low nibbles of 64 ql bytes, or
@@ -55,7 +66,8 @@
 #define LDDB R12 // MatMul: bytes from one output column to the next
 #define XS   R13 // MatMul: bytes from one activation column to the next
 #define XS3  R11 // MatMul: 3·XS
-#define TP   R10 // MatMul: the current block's pair-sum tables
+#define TP   R10 // MatMul: the current block's pair-sum tables; MatVec GFNI: its quad sums
+#define TROW R11 // MatVec GFNI: the first block's quad sums (MatMul: R11 is XS3)
 // AX: scratch.
 
 DATA q6C0F<>+0(SB)/4, $0x0f0f0f0f
@@ -814,6 +826,221 @@ matVecQ6KAVX512VNNI_ret:
 #undef SH0
 #undef SH1
 #undef A2
+
+DATA q6GfLO<>+0(SB)/8, $0x0000000001020000
+DATA q6GfLO<>+8(SB)/8, $0x0000000001020000
+DATA q6GfLO<>+16(SB)/8, $0x0000000001020000
+DATA q6GfLO<>+24(SB)/8, $0x0000000001020000
+DATA q6GfLO<>+32(SB)/8, $0x0000000004080000
+DATA q6GfLO<>+40(SB)/8, $0x0000000004080000
+DATA q6GfLO<>+48(SB)/8, $0x0000000004080000
+DATA q6GfLO<>+56(SB)/8, $0x0000000004080000
+GLOBL q6GfLO<>(SB), RODATA|NOPTR, $64
+
+DATA q6GfHI<>+0(SB)/8, $0x0000000010200000
+DATA q6GfHI<>+8(SB)/8, $0x0000000010200000
+DATA q6GfHI<>+16(SB)/8, $0x0000000010200000
+DATA q6GfHI<>+24(SB)/8, $0x0000000010200000
+DATA q6GfHI<>+32(SB)/8, $0x0000000040800000
+DATA q6GfHI<>+40(SB)/8, $0x0000000040800000
+DATA q6GfHI<>+48(SB)/8, $0x0000000040800000
+DATA q6GfHI<>+56(SB)/8, $0x0000000040800000
+GLOBL q6GfHI<>(SB), RODATA|NOPTR, $64
+
+DATA q6GfSR<>+0(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+8(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+16(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+24(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+32(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+40(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+48(SB)/8, $0x1020408000000000
+DATA q6GfSR<>+56(SB)/8, $0x1020408000000000
+GLOBL q6GfSR<>(SB), RODATA|NOPTR, $64
+
+DATA q6Quad<>+0(SB)/8, $0x0000000000000000
+DATA q6Quad<>+8(SB)/8, $0x0000000000000000
+DATA q6Quad<>+16(SB)/8, $0x0000000100000001
+DATA q6Quad<>+24(SB)/8, $0x0000000100000001
+DATA q6Quad<>+32(SB)/8, $0x0000000200000002
+DATA q6Quad<>+40(SB)/8, $0x0000000200000002
+DATA q6Quad<>+48(SB)/8, $0x0000000300000003
+DATA q6Quad<>+56(SB)/8, $0x0000000300000003
+DATA q6Quad<>+64(SB)/8, $0x0000000400000004
+DATA q6Quad<>+72(SB)/8, $0x0000000400000004
+DATA q6Quad<>+80(SB)/8, $0x0000000500000005
+DATA q6Quad<>+88(SB)/8, $0x0000000500000005
+DATA q6Quad<>+96(SB)/8, $0x0000000600000006
+DATA q6Quad<>+104(SB)/8, $0x0000000600000006
+DATA q6Quad<>+112(SB)/8, $0x0000000700000007
+DATA q6Quad<>+120(SB)/8, $0x0000000700000007
+DATA q6Quad<>+128(SB)/8, $0x0000000800000008
+DATA q6Quad<>+136(SB)/8, $0x0000000800000008
+DATA q6Quad<>+144(SB)/8, $0x0000000900000009
+DATA q6Quad<>+152(SB)/8, $0x0000000900000009
+DATA q6Quad<>+160(SB)/8, $0x0000000a0000000a
+DATA q6Quad<>+168(SB)/8, $0x0000000a0000000a
+DATA q6Quad<>+176(SB)/8, $0x0000000b0000000b
+DATA q6Quad<>+184(SB)/8, $0x0000000b0000000b
+DATA q6Quad<>+192(SB)/8, $0x0000000c0000000c
+DATA q6Quad<>+200(SB)/8, $0x0000000c0000000c
+DATA q6Quad<>+208(SB)/8, $0x0000000d0000000d
+DATA q6Quad<>+216(SB)/8, $0x0000000d0000000d
+DATA q6Quad<>+224(SB)/8, $0x0000000e0000000e
+DATA q6Quad<>+232(SB)/8, $0x0000000e0000000e
+DATA q6Quad<>+240(SB)/8, $0x0000000f0000000f
+DATA q6Quad<>+248(SB)/8, $0x0000000f0000000f
+GLOBL q6Quad<>(SB), RODATA|NOPTR, $256
+
+// func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
+// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).
+//
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
+TEXT ·MatVecQ6KAVX512VNNIGFNI(SB), NOSPLIT, $0-48
+#define ACC    Z0  // float sums (ymm)
+#define A      Z1  // int32 lane sums of the block
+#define QL     Z2  // 64 ql bytes
+#define QH     Z3  // 32 qh bytes, in both halves
+#define LO     Z4  // q6, values 0..63 of the half
+#define HI     Z5  // q6, values 64..127
+#define T      Z6  // qh bits of HI; scratch
+#define S      Z7  // scale words of the register's quads
+#define SCW    Z8  // the block's 16 scales as words
+#define DW     Z9  // f16(d)
+#define C0F    Z16 // bytes 0x0f
+#define GLO    Z17 // bit matrices: qh bits of LO
+#define GHI    Z18 // bit matrices: qh bits of HI
+#define GSR    Z19 // bit matrices: x >> 4
+#define IX0    Z20 // VPERMW: the scales of register 0's quads
+#define IX1    Z21 // register 1
+#define IX2    Z22 // register 2
+#define IX3    Z23 // register 3
+#define Q0     Z24 // quad sums of register 0
+#define Q1     Z25 // register 1
+#define Q2     Z26 // register 2
+#define Q3     Z27 // register 3
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            x+16(FP), XROW
+	MOVQ            t+24(FP), TROW
+	MOVQ            rows+32(FP), ROWS
+	MOVQ            nb+40(FP), NB
+	VPBROADCASTD    q6C0F<>(SB), C0F
+	VMOVDQU64       q6GfLO<>(SB), GLO
+	VMOVDQU64       q6GfHI<>(SB), GHI
+	VMOVDQU64       q6GfSR<>(SB), GSR
+	VMOVDQU64       q6Quad<>+0(SB), IX0
+	VMOVDQU64       q6Quad<>+64(SB), IX1
+	VMOVDQU64       q6Quad<>+128(SB), IX2
+	VMOVDQU64       q6Quad<>+192(SB), IX3
+	MOVL            $0x55555555, AX
+	KMOVD           AX, K1                         // the even words
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ6KAVX512VNNIGFNI_ret
+
+matVecQ6KAVX512VNNIGFNI_row:
+	MOVQ            XROW, XP
+	MOVQ            TROW, TP
+	MOVQ            NB, N
+	VXORPS          Y0, Y0, Y0
+	TESTQ           N, N
+	JZ              matVecQ6KAVX512VNNIGFNI_sum
+
+	PCALIGN         $32
+matVecQ6KAVX512VNNIGFNI_block:
+	PREFETCHT0      8192(WP)
+	PREFETCHT0      8256(WP)
+	PREFETCHT0      8320(WP)
+	PREFETCHT0      8384(WP)
+	VPXORD          A, A, A
+	VPMOVSXBW       Q6SC(WP), Y8                   // the 16 scales as words
+	// half 0
+	VMOVDQU64       Q6QL+0(WP), QL
+	VBROADCASTI64X4 Q6QH+0(WP), QH                 // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       0(TP), Q0                      // −32·(quad sums of y)
+	VPDPBUSD        YQ+0(XP), LO, Q0               // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX0, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q0, S, A
+	VMOVDQU64       64(TP), Q1                     // −32·(quad sums of y)
+	VPDPBUSD        YQ+64(XP), HI, Q1              // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX1, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q1, S, A
+	// half 1
+	VMOVDQU64       Q6QL+64(WP), QL
+	VBROADCASTI64X4 Q6QH+32(WP), QH                // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       128(TP), Q2                    // −32·(quad sums of y)
+	VPDPBUSD        YQ+128(XP), LO, Q2             // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX2, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q2, S, A
+	VMOVDQU64       192(TP), Q3                    // −32·(quad sums of y)
+	VPDPBUSD        YQ+192(XP), HI, Q3             // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX3, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q3, S, A
+	VEXTRACTI64X4   $1, A, Y6
+	VPADDD          Y6, Y1, Y1                     // A[l]: both halves of the 64-value registers
+	VCVTDQ2PS       Y1, Y1
+	VPBROADCASTW    blockQ6K_d(WP), X9
+	VCVTPH2PS       X9, Y9                         // f16(d)
+	VBROADCASTSS    blockQ8K_d(XP), Y6
+	VMULPS          Y6, Y9, Y6                     // dd = f16(d)·D
+	VMULPS          Y6, Y1, Y1
+	VADDPS          Y1, Y0, Y0
+	ADDQ            $blockQ6K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	ADDQ            $256, TP
+	DECQ            N
+	JNZ             matVecQ6KAVX512VNNIGFNI_block
+
+matVecQ6KAVX512VNNIGFNI_sum:
+	VEXTRACTF128    $1, Y0, X6                     // v4..v7
+	VADDPS          X6, X0, X0                     // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X6                  // a2, a3, a0, a1
+	VADDPS          X6, X0, X0                     // a0+a2, a1+a3
+	VMOVSHDUP       X0, X6                         // a1+a3
+	VADDSS          X6, X0, X0                     // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ6KAVX512VNNIGFNI_row
+
+matVecQ6KAVX512VNNIGFNI_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC
+#undef A
+#undef QL
+#undef QH
+#undef LO
+#undef HI
+#undef T
+#undef S
+#undef SCW
+#undef DW
+#undef C0F
+#undef GLO
+#undef GHI
+#undef GSR
+#undef IX0
+#undef IX1
+#undef IX2
+#undef IX3
+#undef Q0
+#undef Q1
+#undef Q2
+#undef Q3
 
 // func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //

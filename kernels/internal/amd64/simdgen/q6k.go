@@ -34,6 +34,17 @@ func q6File(g *gen) {
 // (VNNI: VPDPWSSD) with the group scales as int16 words sums the pairs into
 // the lanes.
 //
+// MatVecQ6KAVX512VNNIGFNI takes a table of the activations' quad sums
+// −32·(y_4i + … + y_4i+3), prepared once per product (kernels.q6kQuadSums32),
+// as the starting value of VPDPBUSD (q6 unsigned × y signed, four products
+// into an int32): that leaves the exact sum of (q6 − 32)·y over each
+// four-value quad (|·| ≤ 16384, so it fits the low int16 of the int32), and
+// VPDPWSSD with the quad's scale in the low word (VPERMW, the high word
+// zeroed by the mask) adds sc·that into the lanes. Its q6 decode uses
+// GFNI: VGF2P8AFFINEQB moves a qh register's 2-bit parts to bits 4..5 of
+// two chunks at once (one bit matrix per 256-bit half) and splits the ql
+// nibbles.
+//
 // MatVec: one row at a time, so that the weights stream from memory in one
 // sequential run. The ymm routines decode a 32-value chunk per register;
 // the zmm ones 64 values (two chunks: the low nibbles of 64 ql bytes, or
@@ -61,7 +72,8 @@ func q6File(g *gen) {
 #define LDDB R12 // MatMul: bytes from one output column to the next
 #define XS   R13 // MatMul: bytes from one activation column to the next
 #define XS3  R11 // MatMul: 3·XS
-#define TP   R10 // MatMul: the current block's pair-sum tables
+#define TP   R10 // MatMul: the current block's pair-sum tables; MatVec GFNI: its quad sums
+#define TROW R11 // MatVec GFNI: the first block's quad sums (MatMul: R11 is XS3)
 // AX: scratch.
 `)
 	g.data("q6C0F", []uint32{0x0f0f0f0f})
@@ -95,10 +107,148 @@ func q6File(g *gen) {
 		g.v = v
 		q6MatVec(g)
 	}
+	q6GFNIData(g)
+	g.v = avx512gfni
+	q6MatVecGFNI(g)
 	for _, v := range allISAs {
 		g.v = v
 		q6MatMul(g)
 	}
+}
+
+// avx512gfni is avx512vnni with GFNI (MatVecQ6KAVX512VNNIGFNI only).
+var avx512gfni = isa{name: "AVX512VNNIGFNI", zmm: true, vnni: true, req: "AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C"}
+
+// q6GFNIData writes the tables of MatVecQ6KAVX512VNNIGFNI.
+func q6GFNIData(g *gen) {
+	// VGF2P8AFFINEQB sets bit k of each byte to the parity of the byte AND
+	// byte 7−k of its qword's matrix. gfm gives a qword whose matrix moves
+	// source bits from[0], from[1], … to bits to, to+1, ….
+	gfm := func(to int, from ...int) []uint32 {
+		var q uint64
+		for i, f := range from {
+			q |= uint64(1<<f) << (8 * (7 - (to + i)))
+		}
+		return []uint32{uint32(q), uint32(q >> 32)}
+	}
+	qwords := func(lo, hi []uint32) []uint32 {
+		var out []uint32
+		for i := 0; i < 4; i++ {
+			out = append(out, lo...)
+		}
+		for i := 0; i < 4; i++ {
+			out = append(out, hi...)
+		}
+		return out
+	}
+	// The qh bits of the low register (chunk 0: bits 0, 1; chunk 1: bits 2,
+	// 3) and of the high one (chunks 2, 3: bits 4, 5 and 6, 7), to bits 4, 5.
+	g.data("q6GfLO", qwords(gfm(4, 0, 1), gfm(4, 2, 3)))
+	g.data("q6GfHI", qwords(gfm(4, 4, 5), gfm(4, 6, 7)))
+	g.data("q6GfSR", qwords(gfm(0, 4, 5, 6, 7), gfm(0, 4, 5, 6, 7))) // x >> 4
+	// VPERMW indices: for 64-value register r, word 2p = the scale of quad
+	// p (values 64r+4p..+3: group 4r + p/4); the odd words are masked off.
+	var ix []uint32
+	for r := 0; r < 4; r++ {
+		for p := 0; p < 16; p++ {
+			ix = append(ix, uint32(4*r+p/4))
+		}
+	}
+	g.data("q6Quad", ix)
+}
+
+// q6MatVecGFNI writes MatVecQ6KAVX512VNNIGFNI.
+func q6MatVecGFNI(g *gen) {
+	g.text("MatVecQ6KAVX512VNNIGFNI", "$0-48", "(dst *float32, w, x, t unsafe.Pointer, rows, nb int)", `
+dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
+nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).`)
+	g.named(
+		reg{"ACC", 0, "float sums (ymm)"},
+		reg{"A", 1, "int32 lane sums of the block"},
+		reg{"QL", 2, "64 ql bytes"},
+		reg{"QH", 3, "32 qh bytes, in both halves"},
+		reg{"LO", 4, "q6, values 0..63 of the half"},
+		reg{"HI", 5, "q6, values 64..127"},
+		reg{"T", 6, "qh bits of HI; scratch"},
+		reg{"S", 7, "scale words of the register's quads"},
+		reg{"SCW", 8, "the block's 16 scales as words"},
+		reg{"DW", 9, "f16(d)"},
+		reg{"C0F", 16, "bytes 0x0f"},
+		reg{"GLO", 17, "bit matrices: qh bits of LO"},
+		reg{"GHI", 18, "bit matrices: qh bits of HI"},
+		reg{"GSR", 19, "bit matrices: x >> 4"},
+		reg{"IX0", 20, "VPERMW: the scales of register 0's quads"},
+		reg{"IX1", 21, "register 1"},
+		reg{"IX2", 22, "register 2"},
+		reg{"IX3", 23, "register 3"},
+		reg{"Q0", 24, "quad sums of register 0"},
+		reg{"Q1", 25, "register 1"},
+		reg{"Q2", 26, "register 2"},
+		reg{"Q3", 27, "register 3"},
+	)
+	g.i("MOVQ", "dst+0(FP), DST")
+	g.i("MOVQ", "w+8(FP), WP")
+	g.i("MOVQ", "x+16(FP), XROW")
+	g.i("MOVQ", "t+24(FP), TROW")
+	g.i("MOVQ", "rows+32(FP), ROWS")
+	g.i("MOVQ", "nb+40(FP), NB")
+	g.i("VPBROADCASTD", "q6C0F<>(SB), C0F")
+	g.i("VMOVDQU64", "q6GfLO<>(SB), GLO")
+	g.i("VMOVDQU64", "q6GfHI<>(SB), GHI")
+	g.i("VMOVDQU64", "q6GfSR<>(SB), GSR")
+	for r := 0; r < 4; r++ {
+		g.i("VMOVDQU64", fmt.Sprintf("q6Quad<>+%d(SB), IX%d", 64*r, r))
+	}
+	g.i("MOVL", "$0x55555555, AX")
+	g.ic("KMOVD", "AX, K1", "the even words")
+	g.i("TESTQ", "ROWS, ROWS")
+	g.jmp("JZ", "ret")
+	g.blank()
+	g.label("row")
+	g.i("MOVQ", "XROW, XP")
+	g.i("MOVQ", "TROW, TP")
+	g.i("MOVQ", "NB, N")
+	g.i("VXORPS", g.y("ACC")+", "+g.y("ACC")+", "+g.y("ACC"))
+	g.i("TESTQ", "N, N")
+	g.jmp("JZ", "sum")
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("block")
+	g.prefetch("WP", mvPrefetch, 210)
+	g.i("VPXORD", "A, A, A")
+	g.ic("VPMOVSXBW", "Q6SC(WP), "+g.y("SCW"), "the 16 scales as words")
+	for h := 0; h < 2; h++ {
+		g.c("half %d", h)
+		g.i("VMOVDQU64", fmt.Sprintf("Q6QL+%d(WP), QL", 64*h))
+		g.ic("VBROADCASTI64X4", fmt.Sprintf("Q6QH+%d(WP), QH", 32*h), "qh | qh")
+		g.ic("VGF2P8AFFINEQB", "$0, GLO, QH, LO", "(qh & 3) << 4 | (qh >> 2 & 3) << 4")
+		g.ic("VPTERNLOGD", "$0xf8, C0F, QL, LO", "LO |= QL & 0x0f: chunks 0, 1")
+		g.ic("VGF2P8AFFINEQB", "$0, GHI, QH, T", "(qh >> 4 & 3) << 4 | (qh >> 6) << 4")
+		g.ic("VGF2P8AFFINEQB", "$0, GSR, QL, HI", "QL >> 4")
+		g.ic("VPORD", "T, HI, HI", "chunks 2, 3")
+		for j, q := range []string{"LO", "HI"} {
+			r := 2*h + j
+			g.ic("VMOVDQU64", fmt.Sprintf("%d(TP), Q%d", 64*r, r), "−32·(quad sums of y)")
+			g.ic("VPDPBUSD", fmt.Sprintf("YQ+%d(XP), %s, Q%d", 64*r, q, r), "+ q6·y: Σ (q6 − 32)·y per quad")
+			g.ic("VPERMW.Z", fmt.Sprintf("SCW, IX%d, K1, S", r), "the quads' scales, high words 0")
+			g.i("VPDPWSSD", fmt.Sprintf("Q%d, S, A", r))
+		}
+	}
+	q6EndBlock(g, "A", g.y("ACC"), "blockQ8K_d(XP)", "DW", "T", false)
+	g.i("ADDQ", "$blockQ6K__size, WP")
+	g.i("ADDQ", "$blockQ8K__size, XP")
+	g.i("ADDQ", "$256, TP")
+	g.i("DECQ", "N")
+	g.jmp("JNZ", "block")
+	g.blank()
+	g.label("sum")
+	g.hsum8(g.num("ACC"), g.num("T"))
+	g.i("VMOVSS", g.x("ACC")+", (DST)")
+	g.i("ADDQ", "$4, DST")
+	g.i("DECQ", "ROWS")
+	g.jmp("JNZ", "row")
+	g.blank()
+	g.end()
 }
 
 // q6Consts loads the constants of the decode (zmm: into registers).
