@@ -63,7 +63,10 @@ func kqPrefetchFor(vendor cpuid.Vendor, family int) (blocks int, why string) {
 
 // archTuning is Report.Tuning on amd64.
 func archTuning() []string {
-	return []string{fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy)}
+	return []string{
+		fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy),
+		fmt.Sprintf("avx512gfni's Q6_K matvec prefetches the weights %d KiB ahead: %s", q6kPrefetch>>10, q6kPrefetchWhy),
+	}
 }
 
 // kqPrefetchBytes is kqPrefetchBlocks in bytes of W.

@@ -90,3 +90,25 @@ func TestKQPrefetchFor(t *testing.T) {
 		}
 	}
 }
+
+// TestQ6KPrefetchFor: avx512gfni's Q6_K matvec prefetches 24 KiB ahead on
+// Zen 5 (AMD family 26), 8 KiB on every other CPU, each with a reason.
+func TestQ6KPrefetchFor(t *testing.T) {
+	for _, c := range []struct {
+		vendor cpuid.Vendor
+		family int
+		want   int
+	}{
+		{cpuid.AMD, 26, 24 << 10},
+		{cpuid.AMD, 25, 8 << 10},
+		{cpuid.AMD, 27, 8 << 10},
+		{cpuid.Intel, 6, 8 << 10},
+		{cpuid.Intel, 26, 8 << 10},
+		{cpuid.VendorUnknown, 26, 8 << 10},
+	} {
+		got, why := q6kPrefetchFor(c.vendor, c.family)
+		if got != c.want || why == "" {
+			t.Errorf("q6kPrefetchFor(%v, %d) = %d, %q; want %d and a reason", c.vendor, c.family, got, why, c.want)
+		}
+	}
+}

@@ -40,11 +40,12 @@ func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 // the activations' quad sums prepared: t holds, for each of x's nb blocks,
 // the 64 int32 −32·(y[4i] + y[4i+1] + y[4i+2] + y[4i+3]) of its quants y
 // (kernels.q6kQuadSums32 fills it; 256 bytes a block). It reads t[:nb·256
-// bytes] besides what MatVecQ6KAVX2 reads. It needs AVX-512 F, BW, VL and
-// VNNI, GFNI and F16C.
+// bytes] besides what MatVecQ6KAVX2 reads, and prefetches the weights pf
+// bytes ahead (the others: 8 KiB). It needs AVX-512 F, BW, VL and VNNI,
+// GFNI and F16C.
 //
 //go:noescape
-func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb int)
+func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
 
 // MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(row r of w, column c of x) for
 // r < rows and c < 4: four columns of x, each weight row decoded once for

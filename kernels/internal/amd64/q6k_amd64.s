@@ -68,6 +68,7 @@
 #define XS3  R11 // MatMul: 3·XS
 #define TP   R10 // MatMul: the current block's pair-sum tables; MatVec GFNI: its quad sums
 #define TROW R11 // MatVec GFNI: the first block's quad sums (MatMul: R11 is XS3)
+#define PF   R12 // MatVec GFNI: how many bytes ahead to prefetch (MatMul: R12 is LDDB)
 // AX: scratch.
 
 DATA q6C0F<>+0(SB)/4, $0x0f0f0f0f
@@ -891,13 +892,14 @@ DATA q6Quad<>+240(SB)/8, $0x0000000f0000000f
 DATA q6Quad<>+248(SB)/8, $0x0000000f0000000f
 GLOBL q6Quad<>(SB), RODATA|NOPTR, $256
 
-// func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb int)
+// func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
-// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).
+// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes);
+// the weights are prefetched pf bytes ahead.
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
-TEXT ·MatVecQ6KAVX512VNNIGFNI(SB), NOSPLIT, $0-48
+TEXT ·MatVecQ6KAVX512VNNIGFNI(SB), NOSPLIT, $0-56
 #define ACC    Z0  // float sums (ymm)
 #define A      Z1  // int32 lane sums of the block
 #define QL     Z2  // 64 ql bytes
@@ -927,6 +929,7 @@ TEXT ·MatVecQ6KAVX512VNNIGFNI(SB), NOSPLIT, $0-48
 	MOVQ            t+24(FP), TROW
 	MOVQ            rows+32(FP), ROWS
 	MOVQ            nb+40(FP), NB
+	MOVQ            pf+48(FP), PF
 	VPBROADCASTD    q6C0F<>(SB), C0F
 	VMOVDQU64       q6GfLO<>(SB), GLO
 	VMOVDQU64       q6GfHI<>(SB), GHI
@@ -950,10 +953,10 @@ matVecQ6KAVX512VNNIGFNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512VNNIGFNI_block:
-	PREFETCHT0      8192(WP)
-	PREFETCHT0      8256(WP)
-	PREFETCHT0      8320(WP)
-	PREFETCHT0      8384(WP)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
+	PREFETCHT0      192(WP)(PF*1)
 	VPXORD          A, A, A
 	VPMOVSXBW       Q6SC(WP), Y8                   // the 16 scales as words
 	// half 0

@@ -74,6 +74,7 @@ func q6File(g *gen) {
 #define XS3  R11 // MatMul: 3·XS
 #define TP   R10 // MatMul: the current block's pair-sum tables; MatVec GFNI: its quad sums
 #define TROW R11 // MatVec GFNI: the first block's quad sums (MatMul: R11 is XS3)
+#define PF   R12 // MatVec GFNI: how many bytes ahead to prefetch (MatMul: R12 is LDDB)
 // AX: scratch.
 `)
 	g.data("q6C0F", []uint32{0x0f0f0f0f})
@@ -159,9 +160,10 @@ func q6GFNIData(g *gen) {
 
 // q6MatVecGFNI writes MatVecQ6KAVX512VNNIGFNI.
 func q6MatVecGFNI(g *gen) {
-	g.text("MatVecQ6KAVX512VNNIGFNI", "$0-48", "(dst *float32, w, x, t unsafe.Pointer, rows, nb int)", `
+	g.text("MatVecQ6KAVX512VNNIGFNI", "$0-56", "(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)", `
 dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
-nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).`)
+nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes);
+the weights are prefetched pf bytes ahead.`)
 	g.named(
 		reg{"ACC", 0, "float sums (ymm)"},
 		reg{"A", 1, "int32 lane sums of the block"},
@@ -192,6 +194,7 @@ nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).`)
 	g.i("MOVQ", "t+24(FP), TROW")
 	g.i("MOVQ", "rows+32(FP), ROWS")
 	g.i("MOVQ", "nb+40(FP), NB")
+	g.i("MOVQ", "pf+48(FP), PF")
 	g.i("VPBROADCASTD", "q6C0F<>(SB), C0F")
 	g.i("VMOVDQU64", "q6GfLO<>(SB), GLO")
 	g.i("VMOVDQU64", "q6GfHI<>(SB), GHI")
@@ -214,7 +217,9 @@ nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes).`)
 	g.blank()
 	g.i("PCALIGN", "$32")
 	g.label("block")
-	g.prefetch("WP", mvPrefetch, 210)
+	for off := 0; off < 210; off += 64 {
+		g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
+	}
 	g.i("VPXORD", "A, A, A")
 	g.ic("VPMOVSXBW", "Q6SC(WP), "+g.y("SCW"), "the 16 scales as words")
 	for h := 0; h < 2; h++ {
