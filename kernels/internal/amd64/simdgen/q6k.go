@@ -239,21 +239,7 @@ the weights are prefetched pf bytes ahead.`)
 			g.i("VPDPWSSD", fmt.Sprintf("Q%d, S, A", r))
 		}
 	}
-	q6EndBlock(g, "A", g.y("ACC"), "blockQ8K_d(XP)", "DW", "T", false)
-	g.i("ADDQ", "$blockQ6K__size, WP")
-	g.i("ADDQ", "$blockQ8K__size, XP")
-	g.i("ADDQ", "$256, TP")
-	g.i("DECQ", "N")
-	g.jmp("JNZ", "block")
-	g.blank()
-	g.label("sum")
-	g.hsum8(g.num("ACC"), g.num("T"))
-	g.i("VMOVSS", g.x("ACC")+", (DST)")
-	g.i("ADDQ", "$4, DST")
-	g.i("DECQ", "ROWS")
-	g.jmp("JNZ", "row")
-	g.blank()
-	g.end()
+	q6MatVecEnd(g, "TP")
 }
 
 // q6Consts loads the constants of the decode (zmm: into registers).
@@ -480,9 +466,19 @@ nb Q8_K blocks.`)
 			}
 		}
 	}
+	q6MatVecEnd(g, "")
+}
+
+// q6MatVecEnd closes a MatVec routine's block loop (the block's float
+// terms, the pointers to the next block, tp too if not "") and its row
+// loop (the row's sum into dst), and ends the routine.
+func q6MatVecEnd(g *gen, tp string) {
 	q6EndBlock(g, "A", g.y("ACC"), "blockQ8K_d(XP)", "DW", "T", false)
 	g.i("ADDQ", "$blockQ6K__size, WP")
 	g.i("ADDQ", "$blockQ8K__size, XP")
+	if tp != "" {
+		g.i("ADDQ", "$256, "+tp)
+	}
 	g.i("DECQ", "N")
 	g.jmp("JNZ", "block")
 	g.blank()
