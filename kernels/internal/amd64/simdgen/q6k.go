@@ -207,16 +207,7 @@ the weights are prefetched pf bytes ahead.`)
 	g.i("TESTQ", "ROWS, ROWS")
 	g.jmp("JZ", "ret")
 	g.blank()
-	g.label("row")
-	g.i("MOVQ", "XROW, XP")
-	g.i("MOVQ", "TROW, TP")
-	g.i("MOVQ", "NB, N")
-	g.i("VXORPS", g.y("ACC")+", "+g.y("ACC")+", "+g.y("ACC"))
-	g.i("TESTQ", "N, N")
-	g.jmp("JZ", "sum")
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("block")
+	q6MatVecStart(g, "TROW, TP")
 	for off := 0; off < 210; off += 64 {
 		g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
 	}
@@ -407,15 +398,7 @@ nb Q8_K blocks.`)
 	g.i("TESTQ", "ROWS, ROWS")
 	g.jmp("JZ", "ret")
 	g.blank()
-	g.label("row")
-	g.i("MOVQ", "XROW, XP")
-	g.i("MOVQ", "NB, N")
-	g.i("VXORPS", g.y("ACC")+", "+g.y("ACC")+", "+g.y("ACC"))
-	g.i("TESTQ", "N, N")
-	g.jmp("JZ", "sum")
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("block")
+	q6MatVecStart(g, "")
 	g.prefetch("WP", mvPrefetch, 210)
 	first := !v.vnni
 	if v.vnni {
@@ -467,6 +450,24 @@ nb Q8_K blocks.`)
 		}
 	}
 	q6MatVecEnd(g, "")
+}
+
+// q6MatVecStart opens a MatVec routine's row loop (the first activation
+// block, then mov, the MOVQ operands of one more pointer if not "") and
+// its block loop.
+func q6MatVecStart(g *gen, mov string) {
+	g.label("row")
+	g.i("MOVQ", "XROW, XP")
+	if mov != "" {
+		g.i("MOVQ", mov)
+	}
+	g.i("MOVQ", "NB, N")
+	g.i("VXORPS", g.y("ACC")+", "+g.y("ACC")+", "+g.y("ACC"))
+	g.i("TESTQ", "N, N")
+	g.jmp("JZ", "sum")
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("block")
 }
 
 // q6MatVecEnd closes a MatVec routine's block loop (the block's float
