@@ -452,9 +452,9 @@ nb Q8_K blocks.`)
 	q6MatVecEnd(g, "")
 }
 
-// q6MatVecStart opens a MatVec routine's row loop (the first activation
-// block, then mov, the MOVQ operands of one more pointer if not "") and
-// its block loop.
+// q6MatVecStart opens a MatVec routine's row loop (XP back at the first
+// activation block, and one more MOVQ with the operands mov unless mov is
+// "") and its block loop.
 func q6MatVecStart(g *gen, mov string) {
 	g.label("row")
 	g.i("MOVQ", "XROW, XP")
