@@ -243,7 +243,9 @@ type rawShapes struct {
 
 func rawShapesFor(blockVals int, short bool) rawShapes {
 	s := rawShapes{
-		nbs:    []int{1, 2, 3},
+		// 4 and 5 blocks reach the GFNI MatVec's four-block loop and its
+		// one-block tail.
+		nbs:    []int{1, 2, 3, 4, 5},
 		mvRows: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 17},
 		mmRows: []int{1, 2, 3, 5, 9, 33},
 		mmCols: []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17},
@@ -253,6 +255,9 @@ func rawShapesFor(blockVals int, short bool) rawShapes {
 	}
 	if short {
 		s.nbs = s.nbs[:2]
+		if blockVals == 256 {
+			s.nbs = []int{1, 5}
+		}
 		s.mmRows = []int{1, 3, 9}
 		s.mmCols = []int{1, 4, 7, 13}
 	}

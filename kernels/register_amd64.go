@@ -97,7 +97,10 @@ var amd64Variants = []Variant{
 		// matrix-vector kernels (and so the dots) of avx512vnni with one
 		// VGF2P8AFFINEQB a chunk for a shift and a mask, the same bits;
 		// 4% faster in cache on Zen 5 (bench/results/2026-12-05-zen5/,
-		// q4k-q5k-gfni-variant-paired.txt). Its Q6_K matrix-vector
+		// q4k-q5k-gfni-variant-paired.txt). They also take four blocks
+		// at a time with one vector scale unpack for the four: against
+		// avx512vnni's, Q4_K 0.89 in cache and 0.88 from DRAM, Q5_K 0.97
+		// and 0.84 (gfni-quad-paired.txt). Its Q6_K matrix-vector
 		// kernel (MatVecQ6K, and the columns MatMulQ6K leaves over,
 		// so spi's decode) decodes with GFNI too and starts each
 		// VPDPBUSD from the activations' quad sums, prepared once per

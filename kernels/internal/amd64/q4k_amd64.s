@@ -769,6 +769,9 @@ matVecQ4KAVX512VNNI_ret:
 #define MINC  Z21 // kqMin control
 #define DDMI  Z22 // kqDDM indices
 #define GFM   Z24 // kqGF bit matrices
+#define SC4   Z25 // four blocks' scale bytes, one a 128-bit lane
+#define U     Z26 // their unpacked scale bytes
+#define U2    Z27 // scratch of the unpack
 
 // func MatVecQ4KAVX512VNNIGFNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
@@ -802,6 +805,233 @@ matVecQ4KAVX512VNNIGFNI_row:
 	VPXORD          ACC, ACC, ACC
 	MOVQ            XROW, XP
 	MOVQ            NB, N
+	CMPQ            N, $4
+	JB              matVecQ4KAVX512VNNIGFNI_tail
+
+	PCALIGN         $32
+matVecQ4KAVX512VNNIGFNI_quad:
+	VMOVDQU32       blockQ4K_scales(WP), X25
+	VINSERTI32X4    $1, blockQ4K_scales+1*blockQ4K__size(WP), SC4, SC4
+	VINSERTI32X4    $2, blockQ4K_scales+2*blockQ4K__size(WP), SC4, SC4
+	VINSERTI32X4    $3, blockQ4K_scales+3*blockQ4K__size(WP), SC4, SC4
+	VPSHUFD         $0xA4, SC4, U
+	VPSRLVD         kqSv<>(SB), U, U
+	VPANDD          kqSm1<>(SB), U, U
+	VPSLLDQ         $8, SC4, U2
+	VPSRLW          $2, U2, U2
+	VPTERNLOGD      $0xF8, kqSm2<>(SB), U2, U      // U |= U2 & 0x30
+
+	// Block 0 of the four.
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
+	VSHUFI64X2      $0x00, U, U, SCB               // lane 0
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.
+	VBROADCASTI64X4 blockQ8K_bsums(XP), BS
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        BS, AM, AM
+
+	// Chunk 0: sub-blocks 0 (low nibbles) and 1 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+0(WP), Q0
+	VGF2P8AFFINEQB  $0, GFM, Q0, Q0                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+0(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+
+	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+32(WP), Q1
+	VGF2P8AFFINEQB  $0, GFM, Q1, Q1                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+64(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPMADDWD        SW, Q1, A2
+
+	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+64(WP), Q2
+	VGF2P8AFFINEQB  $0, GFM, Q2, Q2                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+128(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+
+	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+96(WP), Q3
+	VGF2P8AFFINEQB  $0, GFM, Q3, Q3                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+192(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
+
+	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
+	// junk lanes could be subnormal and cost a microcode assist.
+	VPBROADCASTD    blockQ4K_d(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     blockQ8K_d(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 1 of the four.
+	PREFETCHT0      0+1*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+1*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+1*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0x55, U, U, SCB               // lane 1
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.
+	VBROADCASTI64X4 blockQ8K_bsums+1*blockQ8K__size(XP), BS
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        BS, AM, AM
+
+	// Chunk 0: sub-blocks 0 (low nibbles) and 1 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+0+1*blockQ4K__size(WP), Q0
+	VGF2P8AFFINEQB  $0, GFM, Q0, Q0                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+0+1*blockQ8K__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+
+	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+32+1*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFM, Q1, Q1                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+64+1*blockQ8K__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPMADDWD        SW, Q1, A2
+
+	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+64+1*blockQ4K__size(WP), Q2
+	VGF2P8AFFINEQB  $0, GFM, Q2, Q2                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+128+1*blockQ8K__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+
+	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+96+1*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFM, Q3, Q3                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+192+1*blockQ8K__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
+
+	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
+	// junk lanes could be subnormal and cost a microcode assist.
+	VPBROADCASTD    blockQ4K_d+1*blockQ4K__size(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     blockQ8K_d+1*blockQ8K__size(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 2 of the four.
+	PREFETCHT0      0+2*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+2*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+2*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0xAA, U, U, SCB               // lane 2
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.
+	VBROADCASTI64X4 blockQ8K_bsums+2*blockQ8K__size(XP), BS
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        BS, AM, AM
+
+	// Chunk 0: sub-blocks 0 (low nibbles) and 1 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+0+2*blockQ4K__size(WP), Q0
+	VGF2P8AFFINEQB  $0, GFM, Q0, Q0                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+0+2*blockQ8K__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+
+	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+32+2*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFM, Q1, Q1                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+64+2*blockQ8K__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPMADDWD        SW, Q1, A2
+
+	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+64+2*blockQ4K__size(WP), Q2
+	VGF2P8AFFINEQB  $0, GFM, Q2, Q2                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+128+2*blockQ8K__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+
+	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+96+2*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFM, Q3, Q3                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+192+2*blockQ8K__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
+
+	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
+	// junk lanes could be subnormal and cost a microcode assist.
+	VPBROADCASTD    blockQ4K_d+2*blockQ4K__size(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     blockQ8K_d+2*blockQ8K__size(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 3 of the four.
+	PREFETCHT0      0+3*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+3*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+3*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0xFF, U, U, SCB               // lane 3
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.
+	VBROADCASTI64X4 blockQ8K_bsums+3*blockQ8K__size(XP), BS
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        BS, AM, AM
+
+	// Chunk 0: sub-blocks 0 (low nibbles) and 1 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+0+3*blockQ4K__size(WP), Q0
+	VGF2P8AFFINEQB  $0, GFM, Q0, Q0                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+0+3*blockQ8K__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+
+	// Chunk 1: sub-blocks 2 (low nibbles) and 3 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+32+3*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFM, Q1, Q1                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+64+3*blockQ8K__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPMADDWD        SW, Q1, A2
+
+	// Chunk 2: sub-blocks 4 (low nibbles) and 5 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+64+3*blockQ4K__size(WP), Q2
+	VGF2P8AFFINEQB  $0, GFM, Q2, Q2                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+128+3*blockQ8K__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+
+	// Chunk 3: sub-blocks 6 (low nibbles) and 7 (high nibbles).
+	VBROADCASTI64X4 blockQ4K_qs+96+3*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFM, Q3, Q3                // x & 15 | x >> 4
+	VPMADDUBSW      blockQ8K_qs+192+3*blockQ8K__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A2
+	VPADDD          A2, A, A
+
+	// DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:
+	// junk lanes could be subnormal and cost a microcode assist.
+	VPBROADCASTD    blockQ4K_d+3*blockQ4K__size(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     blockQ8K_d+3*blockQ8K__size(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	ADDQ            $4*blockQ4K__size, WP
+	ADDQ            $4*blockQ8K__size, XP
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ4KAVX512VNNIGFNI_quad
+
+matVecQ4KAVX512VNNIGFNI_tail:
 	TESTQ           N, N
 	JZ              matVecQ4KAVX512VNNIGFNI_rowend
 
@@ -917,6 +1147,9 @@ matVecQ4KAVX512VNNIGFNI_ret:
 #undef MINC
 #undef DDMI
 #undef GFM
+#undef SC4
+#undef U
+#undef U2
 
 // ------------------------------------------------------------------ MatMul4Q4KAVX2
 
@@ -4065,21 +4298,33 @@ DATA kqSv<>+0(SB)/8, $0x0000000000000000
 DATA kqSv<>+8(SB)/8, $0x0000000400000000
 DATA kqSv<>+16(SB)/8, $0x0000000000000000
 DATA kqSv<>+24(SB)/8, $0x0000000400000000
-GLOBL kqSv<>(SB), RODATA|NOPTR, $32
+DATA kqSv<>+32(SB)/8, $0x0000000000000000
+DATA kqSv<>+40(SB)/8, $0x0000000400000000
+DATA kqSv<>+48(SB)/8, $0x0000000000000000
+DATA kqSv<>+56(SB)/8, $0x0000000400000000
+GLOBL kqSv<>(SB), RODATA|NOPTR, $64
 
 // kqSm1: byte masks of the vector scale unpack: 0x3F (bytes 0..7), 0x0F (8..15), per 128-bit lane
 DATA kqSm1<>+0(SB)/8, $0x3f3f3f3f3f3f3f3f
 DATA kqSm1<>+8(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA kqSm1<>+16(SB)/8, $0x3f3f3f3f3f3f3f3f
 DATA kqSm1<>+24(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL kqSm1<>(SB), RODATA|NOPTR, $32
+DATA kqSm1<>+32(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA kqSm1<>+40(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA kqSm1<>+48(SB)/8, $0x3f3f3f3f3f3f3f3f
+DATA kqSm1<>+56(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL kqSm1<>(SB), RODATA|NOPTR, $64
 
 // kqSm2: byte masks of the vector scale unpack: 0 (bytes 0..7), 0x30 (8..15), per 128-bit lane
 DATA kqSm2<>+0(SB)/8, $0x0000000000000000
 DATA kqSm2<>+8(SB)/8, $0x3030303030303030
 DATA kqSm2<>+16(SB)/8, $0x0000000000000000
 DATA kqSm2<>+24(SB)/8, $0x3030303030303030
-GLOBL kqSm2<>(SB), RODATA|NOPTR, $32
+DATA kqSm2<>+32(SB)/8, $0x0000000000000000
+DATA kqSm2<>+40(SB)/8, $0x3030303030303030
+DATA kqSm2<>+48(SB)/8, $0x0000000000000000
+DATA kqSm2<>+56(SB)/8, $0x3030303030303030
+GLOBL kqSm2<>(SB), RODATA|NOPTR, $64
 
 // kqScW: VPSHUFB controls, 32 bytes per sub-block j: sc(j) in every word (the
 // zmm routines read chunk c's two sub-blocks at +64c)

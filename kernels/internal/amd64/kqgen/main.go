@@ -22,7 +22,9 @@
 //     VPSRLW and a VPANDD, or one VGF2P8AFFINEQB whose bit matrices keep
 //     the low nibbles in the low 256 bits and move the high ones down in
 //     the high 256 bits (only MatVec has a GFNI form: the
-//     AVX512VNNIGFNI routines).
+//     AVX512VNNIGFNI routines). The GFNI MatVec also takes blocks four at
+//     a time (quadLoop), their scales unpacked by one vector unpack on
+//     four 128-bit lanes instead of one scalar unpack a block.
 //
 // Why a generator and not #define body macros: the Go assembler gives every
 // instruction of a macro expansion the line of the macro's use, so a
@@ -209,7 +211,11 @@ func (g *gen) mac(v isa, first bool, sc, p, acc string) {
 // routines measured slower with scalesY's unpack on all four lanes (seven
 // vector instructions, no frame): the MatVec 10–14% slower in cache on a
 // Zen 5, Q4_K and Q5_K, avx512 and avx512vnni
-// (bench/results/2026-12-05-zen5/kq-scalesZ.txt), so they keep this one.
+// (bench/results/2026-12-05-zen5/kq-scalesZ.txt), so they keep this one,
+// except the GFNI MatVec's four-block loop (quadLoop): with one vector
+// unpack for four blocks its Q4_K took 0.89 of avx512vnni's time in cache
+// and 0.88 from DRAM (gfni-quad-paired.txt; 0.96 before), and it keeps
+// this one for the last nb mod 4 blocks of a row.
 func (g *gen) scales(base, lo, hi string) {
 	s := g.field("scales") + "(" + base + ")"
 	s8 := g.field("scales") + "+8(" + base + ")"
@@ -231,9 +237,13 @@ func (g *gen) scales(base, lo, hi string) {
 
 // prefetch prefetches the three cache lines a block may touch, pf bytes
 // (register PF) past p.
-func (g *gen) prefetch(p string) {
+func (g *gen) prefetch(p string) { g.prefetchAt(p, "") }
+
+// prefetchAt is prefetch for the block at p plus the byte offset wo ("" or
+// "+expression").
+func (g *gen) prefetchAt(p, wo string) {
 	for _, off := range []int{0, 64, 128} {
-		g.i("PREFETCHT0", fmt.Sprintf("%d(%s)(PF*1)", off, p))
+		g.i("PREFETCHT0", fmt.Sprintf("%d%s(%s)(PF*1)", off, wo, p))
 	}
 }
 
@@ -546,7 +556,10 @@ func (g *gen) matVec(v isa) {
 			rs = append(rs, reg{"QH", "Z12", "the 32 qh bytes in both halves"}, reg{"H10", "Z23", "0x10 bytes"})
 		}
 		if v.gfni {
-			rs = append(rs, reg{"GFM", "Z24", "kqGF bit matrices"})
+			rs = append(rs, reg{"GFM", "Z24", "kqGF bit matrices"},
+				reg{"SC4", "Z25", "four blocks' scale bytes, one a 128-bit lane"},
+				reg{"U", "Z26", "their unpacked scale bytes"},
+				reg{"U2", "Z27", "scratch of the unpack"})
 		}
 		g.named(rs...)
 	} else {
@@ -595,85 +608,18 @@ func (g *gen) matVec(v isa) {
 		g.i("VXORPS", "ACC, ACC, ACC")
 		g.i("VXORPS", "ACCM, ACCM, ACCM")
 	}
-	g.rowStart()
-	g.prefetch("WP")
-	if v.zmm {
-		g.scales("WP", "0(SP)", "8(SP)")
-		g.sbytesZ("SCB", "SW")
-		if t.q5 {
-			g.c("QH = [qh | qh >> 1]: bit 2c of the low half and bit 2c+1 of the high")
-			g.c("half of chunk c at the same place.")
-			g.i("VBROADCASTI64X4", g.field("qh")+"(WP), QH")
-			g.i("VPSRLW", "$1, QH, K1, QH")
-		}
-		g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.")
-		g.i("VBROADCASTI64X4", "blockQ8K_bsums(XP), BS")
-		g.i("VPSHUFB", "MINC, SCB, AM")
-		g.i("VPMADDWD", "BS, AM, AM")
+	if v.gfni {
+		g.quadLoop(v)
 	} else {
-		g.scalesY("WP", "SCB", "SWL", "SWU")
-		if t.q5 {
-			g.i("VMOVDQU", g.field("qh")+"(WP), QH")
-		}
-		g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]).")
-		g.i("VPSHUFB", "kqMin<>+32(SB), SCB, M")
-		g.i("VPMADDWD", "blockQ8K_bsums(XP), M, M")
+		g.rowStart()
 	}
-	// Two accumulators where the multiply-accumulate is one VPDPWSSD, so
-	// that its latency chain is half as long (MatVec is also the dot,
-	// whose 16 blocks give out-of-order execution little to overlap); the
-	// ymm VPMADDWD + VPADDD form needs only one (its chain is the add).
-	acc := [2]string{"A", "A2"}
-	if !v.zmm && !v.vnni {
-		acc[1] = "A"
-	}
-	for c := 0; c < 4; c++ {
-		g.blank()
-		g.c("Chunk %d: sub-blocks %d (low nibbles) and %d (high nibbles).", c, 2*c, 2*c+1)
-		if v.zmm {
-			q := fmt.Sprintf("Q%d", c)
-			g.nibblesZ(fmt.Sprintf("%s+%d(WP)", g.field("qs"), 32*c), q)
-			if t.q5 {
-				g.fifthZ(4-2*c, "QH", "T", "H10", q)
-			}
-			g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), %s, %s", 64*c, q, q))
-			g.i("VPSHUFB", fmt.Sprintf("CTL%d, SCB, SW", c))
-			g.mac(v, c < 2, "SW", q, acc[c%2])
-			continue
-		}
-		g.chunkY(c, "QH", "T")
-		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QL, QL", 64*c))
-		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QU, QU", 64*c+32))
-		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
-		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
-		g.mac(v, c == 0, "SWL", "QL", "A")
-		g.mac(v, c == 0 && v.vnni, "SWU", "QU", acc[1])
-	}
-	if v.vnni || v.zmm {
-		g.i("VPADDD", "A2, A, A")
-	}
-	g.blank()
 	if v.zmm {
-		g.c("DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:")
-		g.c("junk lanes could be subnormal and cost a microcode assist.")
-		g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("DDM"))
-		g.i("VCVTPH2PS", g.x("DDM")+", "+g.x("DDM"))
-		g.i("VMULPS.BCST", "blockQ8K_d(XP), "+g.x("DDM")+", "+g.x("DDM"))
-		g.i("VPERMPS", "DDM, DDMI, DDM")
-		g.finishZ("A", "AM", "T", "DDM", "ACC")
+		g.blockZ(v, "", "", func() {
+			g.scales("WP", "0(SP)", "8(SP)")
+			g.sbytesZ("SCB", "SW")
+		})
 	} else {
-		g.i("VCVTDQ2PS", "A, A")
-		g.i("VCVTDQ2PS", "M, M")
-		g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("DD"))
-		g.ic("VCVTPH2PS", g.x("DD")+", "+g.x("DD"), "[d, dmin, d, dmin]")
-		g.i("VBROADCASTSS", "blockQ8K_d(XP), "+g.x("DM"))
-		g.ic("VMULPS", g.x("DM")+", "+g.x("DD")+", "+g.x("DD"), "[dd, dm, dd, dm]")
-		g.ic("VPERMPS", "DD, ONE, DM", "dm x8")
-		g.ic("VBROADCASTSS", g.x("DD")+", DD", "dd x8")
-		g.i("VMULPS", "DD, A, A")
-		g.i("VADDPS", "A, ACC, ACC")
-		g.i("VMULPS", "DM, M, M")
-		g.i("VADDPS", "M, ACCM, ACCM")
+		g.blockY(v)
 	}
 	g.blockEnd("$blockQ8K__size")
 	if v.zmm {
@@ -686,6 +632,149 @@ func (g *gen) matVec(v isa) {
 	g.i("DECQ", "ROWS")
 	g.i("JNZ", g.l("row"))
 	g.end()
+}
+
+// blockY writes the ymm MatVec's work on the block at WP and XP: its
+// products and mins, converted, scaled and added into ACC and ACCM.
+func (g *gen) blockY(v isa) {
+	t := g.t
+	g.prefetch("WP")
+	g.scalesY("WP", "SCB", "SWL", "SWU")
+	if t.q5 {
+		g.i("VMOVDQU", g.field("qh")+"(WP), QH")
+	}
+	g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]).")
+	g.i("VPSHUFB", "kqMin<>+32(SB), SCB, M")
+	g.i("VPMADDWD", "blockQ8K_bsums(XP), M, M")
+	// Two accumulators where the multiply-accumulate is one VPDPWSSD, so
+	// that its latency chain is half as long (MatVec is also the dot,
+	// whose 16 blocks give out-of-order execution little to overlap); the
+	// VPMADDWD + VPADDD form needs only one (its chain is the add).
+	acc := [2]string{"A", "A2"}
+	if !v.vnni {
+		acc[1] = "A"
+	}
+	for c := 0; c < 4; c++ {
+		g.blank()
+		g.c("Chunk %d: sub-blocks %d (low nibbles) and %d (high nibbles).", c, 2*c, 2*c+1)
+		g.chunkY(c, "QH", "T")
+		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QL, QL", 64*c))
+		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d(XP), QU, QU", 64*c+32))
+		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWL", 64*c))
+		g.i("VPSHUFB", fmt.Sprintf("kqScW<>+%d(SB), SCB, SWU", 64*c+32))
+		g.mac(v, c == 0, "SWL", "QL", "A")
+		g.mac(v, c == 0 && v.vnni, "SWU", "QU", acc[1])
+	}
+	if v.vnni {
+		g.i("VPADDD", "A2, A, A")
+	}
+	g.blank()
+	g.i("VCVTDQ2PS", "A, A")
+	g.i("VCVTDQ2PS", "M, M")
+	g.i("VPBROADCASTD", g.field("d")+"(WP), "+g.x("DD"))
+	g.ic("VCVTPH2PS", g.x("DD")+", "+g.x("DD"), "[d, dmin, d, dmin]")
+	g.i("VBROADCASTSS", "blockQ8K_d(XP), "+g.x("DM"))
+	g.ic("VMULPS", g.x("DM")+", "+g.x("DD")+", "+g.x("DD"), "[dd, dm, dd, dm]")
+	g.ic("VPERMPS", "DD, ONE, DM", "dm x8")
+	g.ic("VBROADCASTSS", g.x("DD")+", DD", "dd x8")
+	g.i("VMULPS", "DD, A, A")
+	g.i("VADDPS", "A, ACC, ACC")
+	g.i("VMULPS", "DM, M, M")
+	g.i("VADDPS", "M, ACCM, ACCM")
+}
+
+// blockZ writes the zmm MatVec's work on one block at WP+wo and XP+xo
+// bytes (wo, xo: "" or "+expression"): its products and mins, converted,
+// scaled and added into ACC. scb writes SCB, the block's scale bytes in
+// every 128-bit lane.
+func (g *gen) blockZ(v isa, wo, xo string, scb func()) {
+	t := g.t
+	g.prefetchAt("WP", wo)
+	scb()
+	if t.q5 {
+		g.c("QH = [qh | qh >> 1]: bit 2c of the low half and bit 2c+1 of the high")
+		g.c("half of chunk c at the same place.")
+		g.i("VBROADCASTI64X4", g.field("qh")+wo+"(WP), QH")
+		g.i("VPSRLW", "$1, QH, K1, QH")
+	}
+	g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM.")
+	g.i("VBROADCASTI64X4", "blockQ8K_bsums"+xo+"(XP), BS")
+	g.i("VPSHUFB", "MINC, SCB, AM")
+	g.i("VPMADDWD", "BS, AM, AM")
+	for c := 0; c < 4; c++ {
+		g.blank()
+		g.c("Chunk %d: sub-blocks %d (low nibbles) and %d (high nibbles).", c, 2*c, 2*c+1)
+		q := fmt.Sprintf("Q%d", c)
+		g.nibblesZ(fmt.Sprintf("%s+%d%s(WP)", g.field("qs"), 32*c, wo), q)
+		if t.q5 {
+			g.fifthZ(4-2*c, "QH", "T", "H10", q)
+		}
+		g.i("VPMADDUBSW", fmt.Sprintf("blockQ8K_qs+%d%s(XP), %s, %s", 64*c, xo, q, q))
+		g.i("VPSHUFB", fmt.Sprintf("CTL%d, SCB, SW", c))
+		g.mac(v, c < 2, "SW", q, [2]string{"A", "A2"}[c%2])
+	}
+	g.i("VPADDD", "A2, A, A")
+	g.blank()
+	g.c("DDM = [f16(d)·D x8 | f16(dmin)·D x8]. Only d and dmin are converted:")
+	g.c("junk lanes could be subnormal and cost a microcode assist.")
+	g.i("VPBROADCASTD", g.field("d")+wo+"(WP), "+g.x("DDM"))
+	g.i("VCVTPH2PS", g.x("DDM")+", "+g.x("DDM"))
+	g.i("VMULPS.BCST", "blockQ8K_d"+xo+"(XP), "+g.x("DDM")+", "+g.x("DDM"))
+	g.i("VPERMPS", "DDM, DDMI, DDM")
+	g.finishZ("A", "AM", "T", "DDM", "ACC")
+}
+
+// quadLoop (the GFNI MatVec) starts a row: blocks four at a time while
+// four are left, then the row's last nb mod 4 blocks one at a time (the
+// block loop that follows it). The four blocks' scales are unpacked at
+// once, one block a 128-bit lane, with the ymm routines' vector unpack
+// (scalesY) on four lanes, and each block takes its lane; the blocks are
+// added into ACC in their order, so the sums are those of one block at a
+// time. The 16 bytes loaded at each block's scales are its 12 scale bytes
+// and 4 quant bytes, inside the block.
+func (g *gen) quadLoop(v isa) {
+	g.i("MOVQ", "XROW, XP")
+	g.i("MOVQ", "NB, N")
+	g.i("CMPQ", "N, $4")
+	g.i("JB", g.l("tail"))
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("quad")
+	sc := g.field("scales")
+	g.i("VMOVDQU32", sc+"(WP), "+g.x("SC4"))
+	for k := 1; k < 4; k++ {
+		g.i("VINSERTI32X4", fmt.Sprintf("$%d, %s+%d*%s(WP), SC4, SC4", k, sc, k, g.size()[1:]))
+	}
+	g.i("VPSHUFD", "$0xA4, SC4, U")
+	g.i("VPSRLVD", "kqSv<>(SB), U, U")
+	g.i("VPANDD", "kqSm1<>(SB), U, U")
+	g.i("VPSLLDQ", "$8, SC4, U2")
+	g.i("VPSRLW", "$2, U2, U2")
+	g.ic("VPTERNLOGD", "$0xF8, kqSm2<>(SB), U2, U", "U |= U2 & 0x30")
+	for k := 0; k < 4; k++ {
+		wo, xo := "", ""
+		if k > 0 {
+			wo, xo = fmt.Sprintf("+%d*%s", k, g.size()[1:]), fmt.Sprintf("+%d*blockQ8K__size", k)
+		}
+		g.blank()
+		g.c("Block %d of the four.", k)
+		g.blockZ(v, wo, xo, func() {
+			g.ic("VSHUFI64X2", fmt.Sprintf("$0x%02X, U, U, SCB", 0x55*k), fmt.Sprintf("lane %d", k))
+		})
+	}
+	g.blank()
+	g.i("ADDQ", "$4*"+g.size()[1:]+", WP")
+	g.i("ADDQ", "$4*blockQ8K__size, XP")
+	g.i("SUBQ", "$4, N")
+	g.i("CMPQ", "N, $4")
+	g.i("JAE", g.l("quad"))
+	g.blank()
+	g.label("tail")
+	g.i("TESTQ", "N, N")
+	g.i("JZ", g.l("rowend"))
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("block")
 }
 
 // finishZ: i = the 16 int32 lanes of the scaled products, w = [anything |
@@ -1202,9 +1291,11 @@ func (g *gen) tables() {
 	g.table("kqNib", "0x0F in every byte (nibble mask; its first 8 bytes are the GPR mask of the scale unpack)", fill(64, 0x0f))
 	g.table("kqM3F", "GPR mask of the scale unpack", fill(8, 0x3f))
 	g.table("kqM30", "GPR mask of the scale unpack", fill(8, 0x30))
-	g.table("kqSv", "VPSRLVD counts of the vector scale unpack: dword 3 of each 128-bit lane by 4", dwords(0, 0, 0, 4, 0, 0, 0, 4))
-	g.table("kqSm1", "byte masks of the vector scale unpack: 0x3F (bytes 0..7), 0x0F (8..15), per 128-bit lane", append(append(append(fill(8, 0x3f), fill(8, 0x0f)...), fill(8, 0x3f)...), fill(8, 0x0f)...))
-	g.table("kqSm2", "byte masks of the vector scale unpack: 0 (bytes 0..7), 0x30 (8..15), per 128-bit lane", append(append(append(fill(8, 0), fill(8, 0x30)...), fill(8, 0)...), fill(8, 0x30)...))
+	// The vector scale unpack's tables, one 128-bit lane repeated four
+	// times (the ymm routines read the first two, the GFNI MatVec all four).
+	g.table("kqSv", "VPSRLVD counts of the vector scale unpack: dword 3 of each 128-bit lane by 4", bytes.Repeat(dwords(0, 0, 0, 4), 4))
+	g.table("kqSm1", "byte masks of the vector scale unpack: 0x3F (bytes 0..7), 0x0F (8..15), per 128-bit lane", bytes.Repeat(append(fill(8, 0x3f), fill(8, 0x0f)...), 4))
+	g.table("kqSm2", "byte masks of the vector scale unpack: 0 (bytes 0..7), 0x30 (8..15), per 128-bit lane", bytes.Repeat(append(fill(8, 0), fill(8, 0x30)...), 4))
 	var scW, scD []byte
 	for j := 0; j < 8; j++ {
 		scW = append(scW, words(32, scw(j))...)
