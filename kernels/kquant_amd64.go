@@ -191,10 +191,10 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 	if k.matMul8 != nil && cols >= 8 {
 		c8 = cols &^ 7
 		n := c8 / 2 * nb
-		b, release := prep.bytes(n*int(unsafe.Sizeof(amd64.Q8KPair{})), func(b []byte) {
+		b, owned := prep.bytes(n*int(unsafe.Sizeof(amd64.Q8KPair{})), func(b []byte) {
 			kqPackPairs(unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n), x, c8/2, nb)
 		})
-		defer release()
+		defer release(owned)
 		pairs = unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n)
 	}
 	rowBytes := nb * int(unsafe.Sizeof(w[0]))

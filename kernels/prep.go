@@ -46,19 +46,21 @@ const (
 
 // bytes returns n bytes written by fill on the first call for this
 // product; later calls (from any goroutine) wait for that one and get the
-// same bytes. On a nil p it fills a fresh buffer every call and returns its
-// release function too.
+// same bytes. On a nil p it fills a fresh scratch buffer every call and
+// returns it as owned too, for the caller to give back with release(owned)
+// (nil otherwise). A *scratch.Buf, not a release func: the method value
+// buf.Release would cost an allocation per call.
 //
 // The wait spins (yielding the processor) instead of sleeping on a lock:
 // the fill takes microseconds, and a helper that parks on a contended
 // sync.Once wakes tens of microseconds late, which on two cores cost a
 // 512-row matmul a third of its speed (bench/results/2026-12-04-zen5/).
-func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, release func()) {
+func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, owned *scratch.Buf) {
 	if p == nil {
 		buf := scratch.Get(n)
 		b = buf.Bytes(n)
 		fill(b)
-		return b, buf.Release
+		return b, buf
 	}
 	if p.state.CompareAndSwap(prepEmpty, prepFilling) {
 		p.fill(n, fill)
@@ -66,11 +68,18 @@ func (p *Prep) bytes(n int, fill func([]byte)) (b []byte, release func()) {
 	for {
 		switch p.state.Load() {
 		case prepReady:
-			return p.data, func() {}
+			return p.data, nil
 		case prepFailed:
 			panic("kernels: the preparation of this product's activations panicked on another goroutine")
 		}
 		runtime.Gosched()
+	}
+}
+
+// release gives back what bytes returned as owned (nothing when nil).
+func release(owned *scratch.Buf) {
+	if owned != nil {
+		owned.Release()
 	}
 }
 

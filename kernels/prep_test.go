@@ -20,13 +20,13 @@ func TestPrepOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				b, release := p.bytes(64, func(b []byte) {
+				b, owned := p.bytes(64, func(b []byte) {
 					fills.Add(1)
 					for i := range b {
 						b[i] = byte(i + round)
 					}
 				})
-				defer release()
+				defer release(owned)
 				got[g] = b
 			}()
 		}

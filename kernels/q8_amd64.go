@@ -140,12 +140,12 @@ func (k q80Kernels) matMul(dst []float32, ldd int, w, x []quant.BlockQ8_0, cols 
 	groups := cols / k.cols
 	if groups > 0 {
 		gb := nb * q80PackedBlock(k.vnni) * k.cols
-		packed, release := prep.bytes(groups*gb, func(p []byte) {
+		packed, owned := prep.bytes(groups*gb, func(p []byte) {
 			for g := 0; g < groups; g++ {
 				packQ8_0(p[g*gb:(g+1)*gb], x[g*k.cols*nb:], nb, k.cols, k.vnni)
 			}
 		})
-		defer release()
+		defer release(owned)
 		chunk := max(1, q80ChunkBytes/(nb*int(unsafe.Sizeof(quant.BlockQ8_0{}))))
 		for r0 := 0; r0 < rows; r0 += chunk {
 			n := min(chunk, rows-r0)
@@ -213,14 +213,11 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 		return
 	}
 	if k.mvt != nil && len(x) > 0 {
-		buf := scratch.Get(q6kQuadBytes(len(x)))
-		t := buf.Bytes(q6kQuadBytes(len(x)))
-		q6kQuadSums32(t, x)
-		k.mvt(&dst[0], q8Blocks(w), q8Blocks(x), unsafe.Pointer(&t[0]), len(dst), len(x), q6kPrefetch)
-		buf.Release()
-	} else {
-		k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
+		// One column of matMul: it prepares the table and runs mvt.
+		k.matMul(dst, len(dst), w, x, 1, nil)
+		return
 	}
+	k.mv(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x))
 	canonNaNsAVX2(dst)
 }
 
@@ -326,7 +323,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	}
 	var tables []byte
 	if n := groups*tb + left*qb; n > 0 {
-		t, release := prep.bytes(n, func(t []byte) {
+		t, owned := prep.bytes(n, func(t []byte) {
 			for g := 0; g < groups; g++ {
 				q6kPairSums32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
 			}
@@ -334,7 +331,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 				q6kQuadSums32(t[groups*tb+c*qb:][:qb], x[(4*groups+c)*nb:][:nb])
 			}
 		})
-		defer release()
+		defer release(owned)
 		tables = t
 	}
 	if groups > 0 {
