@@ -473,6 +473,9 @@ func TestOnZen4(t *testing.T) {
 // nothing, on every amd64 variant: 5 columns reach both the tiles and the
 // columns they leave over.
 func TestMatVecMatMulNoAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool (the scratch memory) drop values on purpose")
+	}
 	r := rand.New(rand.NewPCG(27, 28))
 	const rows, nb, cols = 16, 4, 5
 	w4, w5, w6, xk := randQ4K(r, rows*nb), randQ5K(r, rows*nb), randQ6K(r, rows*nb), randQ8K(r, cols*nb)
