@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 	"unsafe"
 
 	"gonum.org/v1/gonum/blas/blas32"
@@ -352,6 +353,119 @@ func dramLoop(b *testing.B, threads, rows, mats int, run func(m, r0, r1 int)) {
 		<-done
 	}
 	per256(b, rows*benchK)
+}
+
+// BenchmarkMatVecDRAMPaired times each default MatVec from DRAM against a
+// plain read of another matrix of the same type from DRAM, alternating the
+// two within every iteration, and reports the ratio of their rates (ratio:
+// the kernel's weight bandwidth over the read's). A shared host's DRAM
+// bandwidth moves from second to second: two runs a minute apart (a
+// benchmark, then ../shared/peer's membw) can differ by 20%, while the two
+// halves of one iteration, milliseconds apart, see nearly the same machine.
+// The read is DotF32 of the weight bytes, taken as float32, with
+// themselves: one stream of 64-byte loads without software prefetch, like
+// membw's read loop (read-MB/s, reported too, can be set beside membw's
+// figure from the same run). Reading the weights themselves gives both
+// sides the same pages; random bit patterns include subnormals, which cost
+// DotF32 nothing on the CPUs measured (bench/results says where). Iteration
+// i runs the kernel over matrix i mod 4 and reads matrix (i+2) mod 4, so
+// three matrices (over 100 MB) pass between two touches of one: each pass
+// starts outside the caches.
+func BenchmarkMatVecDRAMPaired(b *testing.B) {
+	const rows, mats = 14336, 4
+	nbK, nb8 := benchK/256, benchK/32
+	r := rand.New(rand.NewPCG(23, 24))
+	xk, x8 := randQ8K(r, nbK), randQ8_0(r, nb8)
+	dst := make([]float32, rows)
+	// matrices returns the kernel over rows r0..r1-1 of matrix m and
+	// matrix m's bytes as float32, for mats fresh matrices in huge pages.
+	type kernel func(k Ops, m, r0, r1 int)
+	types := []struct {
+		name     string
+		bytes    int
+		matrices func(b *testing.B) (kernel, [mats][]float32)
+	}{
+		{"q4_K", rows * nbK * 144, func(b *testing.B) (kernel, [mats][]float32) {
+			var w [mats][]quant.BlockQ4K
+			for m := range w {
+				w[m] = hugeCopy(b, randQ4K(r, rows*nbK))
+			}
+			return func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		}},
+		{"q5_K", rows * nbK * 176, func(b *testing.B) (kernel, [mats][]float32) {
+			var w [mats][]quant.BlockQ5K
+			for m := range w {
+				w[m] = hugeCopy(b, randQ5K(r, rows*nbK))
+			}
+			return func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		}},
+		{"q6_K", rows * nbK * 210, func(b *testing.B) (kernel, [mats][]float32) {
+			var w [mats][]quant.BlockQ6K
+			for m := range w {
+				w[m] = hugeCopy(b, randQ6K(r, rows*nbK))
+			}
+			return func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		}},
+		{"q8_0", rows * nb8 * 34, func(b *testing.B) (kernel, [mats][]float32) {
+			var w [mats][]quant.BlockQ8_0
+			for m := range w {
+				w[m] = hugeCopy(b, randQ8_0(r, rows*nb8))
+			}
+			return func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], w[m][r0*nb8:r1*nb8], x8) }, asFloats(w)
+		}},
+	}
+	k := Current()
+	for _, tt := range types {
+		b.Run("type="+tt.name, func(b *testing.B) {
+			run, f := tt.matrices(b)
+			var sink float32
+			read := func(m, lo, hi int) { sink += k.DotF32(f[m][lo:hi], f[m][lo:hi]) }
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d", rows, benchK, threads), func(b *testing.B) {
+					var tk, tr time.Duration
+					for i := 0; i < b.N; i++ {
+						m := i % mats
+						t0 := time.Now()
+						split(threads, rows, func(r0, r1 int) { run(k, m, r0, r1) })
+						t1 := time.Now()
+						split(threads, len(f[0]), func(lo, hi int) { read((m+2)%mats, lo, hi) })
+						tr += time.Since(t1)
+						tk += t1.Sub(t0)
+					}
+					kernel := float64(tt.bytes) * float64(b.N) / tk.Seconds() / 1e6
+					mem := float64(4*len(f[0])) * float64(b.N) / tr.Seconds() / 1e6
+					b.ReportMetric(0, "ns/op")
+					b.ReportMetric(kernel, "kernel-MB/s")
+					b.ReportMetric(mem, "read-MB/s")
+					b.ReportMetric(kernel/mem, "ratio")
+				})
+			}
+			_ = sink
+		})
+	}
+}
+
+// asFloats returns the bytes of each matrix as float32 values (the last
+// len mod 4 bytes left out).
+func asFloats[T any, W [4][]T](w W) (f [4][]float32) {
+	var z T
+	for m, s := range w {
+		f[m] = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z))/4)
+	}
+	return f
+}
+
+// split runs f over [0, n) on one goroutine (threads=1) or in two halves,
+// one goroutine each (threads=2), as dramLoop does.
+func split(threads, n int, f func(lo, hi int)) {
+	if threads == 1 {
+		f(0, n)
+		return
+	}
+	done := make(chan struct{})
+	go func() { f(n/2, n); close(done) }()
+	f(0, n/2)
+	<-done
 }
 
 // hugeCopy returns a copy of src in memory from hugemem, freed when the

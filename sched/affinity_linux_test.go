@@ -3,9 +3,11 @@
 package sched
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -146,4 +148,93 @@ func TestIdlePoolStopsSpinning(t *testing.T) {
 	counts := make([]int32, 500)
 	p.ForEach(len(counts), 1, func(i int) { counts[i]++ })
 	checkCounts(t, "after parking", counts)
+}
+
+// TestRunPinned: f runs on a thread other than the caller's and the main
+// one, pinned to the callers' core alone; the caller's mask is untouched;
+// a panic in f comes back as a *PanicError.
+func TestRunPinned(t *testing.T) {
+	p, err := NewPool(WithSpin(testSpin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.callerCPU < 0 {
+		err := p.RunPinned(func() { t.Error("f ran on a pool without a callers' core") })
+		if !errors.Is(err, ErrNotPinned) || !strings.Contains(err.Error(), p.Name()) {
+			t.Fatalf("RunPinned on %s: %v", p.Name(), err)
+		}
+		t.Skipf("%s: no callers' core to pin to (%v)", p.Name(), err)
+	}
+	// The caller keeps its thread, so that f cannot be given it and its
+	// own mask can be read back after.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var before unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &before); err != nil {
+		t.Fatal(err)
+	}
+	caller := threadID()
+	var set unix.CPUSet
+	tid, ran := 0, false
+	if err := p.RunPinned(func() {
+		ran, tid = true, threadID()
+		if err := unix.SchedGetaffinity(0, &set); err != nil {
+			t.Error(err)
+		}
+		// The pool's regions work from there.
+		counts := make([]int32, 1000)
+		p.ForEach(len(counts), 1, func(i int) { counts[i]++ })
+		checkCounts(t, "pinned caller", counts)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !ran {
+		t.Fatal("f did not run")
+	}
+	if tid == caller || tid == unix.Getpid() {
+		t.Fatalf("f ran on thread %d (caller %d, main %d)", tid, caller, unix.Getpid())
+	}
+	if set.Count() != 1 || !set.IsSet(probeTopology().cpus[0]) {
+		t.Fatalf("f's thread has %d CPUs in its mask, want only the callers' core %d", set.Count(), probeTopology().cpus[0])
+	}
+	var after unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &after); err != nil || after != before {
+		t.Fatalf("caller's mask changed: %v", err)
+	}
+	func() {
+		defer func() {
+			pe, ok := recover().(*PanicError)
+			if !ok || pe.Value != "boom" {
+				t.Fatalf("recovered %v, want a *PanicError of boom", pe)
+			}
+		}()
+		p.RunPinned(func() { panic("boom") })
+		t.Fatal("RunPinned returned after a panic in f")
+	}()
+}
+
+// TestRunPinnedRefused: where pinning fails, RunPinned says so and does
+// not run f; a pool without helpers has no callers' core.
+func TestRunPinnedRefused(t *testing.T) {
+	p, err := NewPool(WithSpin(testSpin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.callerCPU < 0 {
+		t.Skipf("%s: no callers' core", p.Name())
+	}
+	p.pin = func(int) error { return errors.New("sched_setaffinity: operation not permitted") }
+	if err := p.RunPinned(func() { t.Error("f ran") }); err == nil || !strings.Contains(err.Error(), "not permitted") {
+		t.Fatalf("RunPinned with a refused pin: %v", err)
+	}
+	one, err := NewPool(WithWorkers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if err := one.RunPinned(func() { t.Error("f ran") }); !errors.Is(err, ErrNotPinned) {
+		t.Fatalf("RunPinned on %s: %v", one.Name(), err)
+	}
 }

@@ -180,3 +180,25 @@ func ExampleConfigureHardware() {
 	fmt.Println(errors.Is(err, sched.ErrHardwareStarted), h.Parallelism() >= 1)
 	// Output: true true
 }
+
+// RunPinned runs a loop of many short regions (a decode loop) from a thread
+// pinned to the core the pool's helpers leave free. Where the pool has no
+// such core (one core, or pinning refused), it says why and runs nothing,
+// so the caller chooses what to do instead.
+func ExamplePool_RunPinned() {
+	p := sched.Hardware()
+	var sum atomic.Int64
+	loop := func() {
+		for step := 0; step < 100; step++ {
+			p.ForRange(1000, 100, func(start, end int) { sum.Add(int64(end - start)) })
+		}
+	}
+	if err := p.RunPinned(loop); err != nil {
+		if !errors.Is(err, sched.ErrNotPinned) {
+			panic(err) // the pool has the core, but the kernel refused the pin
+		}
+		loop() // no core of its own for the caller here: run unpinned
+	}
+	fmt.Println(sum.Load())
+	// Output: 100000
+}

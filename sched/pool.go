@@ -61,6 +61,7 @@ type Pool struct {
 	joinHook   func(seat int)
 	joinWait   time.Duration
 	pin        func(cpu int) error
+	callerCPU  int // the core left to callers, when every helper is pinned; else -1
 
 	_       cacheLinePad
 	closed  atomic.Bool // Close has been called: regions run inline
@@ -433,7 +434,7 @@ func NewPool(opts ...Option) (*Pool, error) {
 
 func newPool(cfg config, topo topology) *Pool {
 	p := &Pool{spin: cfg.spin, sink: cfg.sink, joinHook: cfg.joinHook, joinWait: cfg.joinWait, pin: cfg.pinFunc,
-		done: make(chan struct{}, 1)}
+		callerCPU: -1, done: make(chan struct{}, 1)}
 	var downs []Downgraded
 	cores, capped := usableCores(topo)
 	procs := runtime.GOMAXPROCS(0)
@@ -478,7 +479,7 @@ func newPool(cfg config, topo topology) *Pool {
 			w.cpu = topo.cpus[i+1]
 		}
 		p.workers = append(p.workers, w)
-		p.start(w, ready, nil)
+		p.start(w, ready)
 	}
 	pinned := 0
 	var pinErr error
@@ -503,6 +504,9 @@ func newPool(cfg config, topo topology) *Pool {
 			mode = fmt.Sprintf("%d of %d pinned: %v", pinned, helpers, pinErr)
 		}
 	}
+	if pinning && pinned == helpers {
+		p.callerCPU = topo.cpus[0]
+	}
 	switch {
 	case !haveThreads:
 		p.name = "pool(1,sequential: " + noThreadsReason + ")"
@@ -522,30 +526,38 @@ func newPool(cfg config, topo topology) *Pool {
 }
 
 // start runs serve for w on a new goroutine locked to an OS thread other
-// than the main one: the main thread's affinity mask is the process mask the
-// topology probe reads, and the runtime never lets the main thread exit, so
-// it must never be pinned. hold, if not nil, is closed once the new
-// goroutine has its thread.
-func (p *Pool) start(w *worker, ready chan<- *worker, hold chan<- struct{}) {
+// than the main one (goLocked).
+func (p *Pool) start(w *worker, ready chan<- *worker) {
 	p.wg.Add(1)
-	go func() {
+	goLocked(func() {
 		defer p.wg.Done()
-		// Never undone: when the goroutine ends, its pinned thread ends with
-		// it instead of returning to the runtime with a one-CPU mask.
+		p.serve(w, ready)
+	})
+}
+
+// goLocked runs body on a new goroutine locked to an OS thread other than
+// the main one: the main thread's affinity mask is the process mask the
+// topology probe reads, and the runtime never lets the main thread exit, so
+// it must never be pinned. The lock is never undone: when the goroutine
+// ends, its thread (pinned, perhaps) ends with it instead of returning to
+// the runtime with a one-CPU mask.
+func goLocked(body func()) {
+	go func() {
 		runtime.LockOSThread()
-		if hold != nil {
-			close(hold)
-		}
 		if onMainThread() {
 			// While we keep the main thread locked (and blocked), the new
 			// goroutine cannot be given it.
 			moved := make(chan struct{})
-			p.start(w, ready, moved)
+			go func() {
+				runtime.LockOSThread()
+				close(moved)
+				body()
+			}()
 			<-moved
 			runtime.UnlockOSThread()
 			return
 		}
-		p.serve(w, ready)
+		body()
 	}()
 }
 
@@ -565,7 +577,7 @@ func (p *Pool) serve(w *worker, ready chan<- *worker) {
 	stopped := false
 	defer func() {
 		if !stopped { // runtime.Goexit in a body
-			p.start(w, nil, nil)
+			p.start(w, nil)
 		}
 	}()
 	for {
@@ -656,6 +668,50 @@ func (p *Pool) Parallelism() int { return p.par }
 // Name describes the pool: "pool(2,pinned)", "pool(2,unpinned: <why>)",
 // "pool(1)", or "pool(1,sequential: <why>)" where there are no threads.
 func (p *Pool) Name() string { return p.name }
+
+// ErrNotPinned is returned by RunPinned on a pool whose helpers are not all
+// pinned, or that has none: there is no core left to the caller to pin to.
+var ErrNotPinned = errors.New("sched: the pool leaves no core of its own to callers")
+
+// RunPinned runs f on a new goroutine locked to an OS thread pinned to the
+// core the pool leaves to its callers (the first usable physical core; the
+// helpers are pinned to the others) and returns when f has. A caller that
+// runs many short regions in a row, as a decode loop does, is then never
+// placed by the OS on a helper's core, where it would share that core with
+// the spinning helper while its own sits idle. The thread is not reused:
+// it ends with the goroutine. On a pool without that core (see Name) it
+// runs nothing and returns an error wrapping ErrNotPinned that says why;
+// if the pinning itself fails, the error says so, and f has not run. A
+// panic in f is re-raised on the caller as a *PanicError.
+func (p *Pool) RunPinned(f func()) error {
+	if p.callerCPU < 0 {
+		return fmt.Errorf("%w: %s", ErrNotPinned, p.name)
+	}
+	var failed *PanicError
+	done := make(chan error, 1)
+	goLocked(func() {
+		if err := p.pin(p.callerCPU); err != nil {
+			done <- fmt.Errorf("sched: RunPinned: %w", err)
+			return
+		}
+		ok := false
+		defer func() {
+			if !ok {
+				failed = newPanicError(recover())
+			}
+			done <- nil
+		}()
+		f()
+		ok = true
+	})
+	if err := <-done; err != nil {
+		return err
+	}
+	if failed != nil {
+		panic(failed)
+	}
+	return nil
+}
 
 // Spin returns how long the pool's idle workers spin before parking
 // (WithSpin, DefaultSpin).

@@ -106,6 +106,7 @@ func profile(args []string, out io.Writer) error {
 	file := fs.String("model", "", "profile this llama GGUF `file` instead of a random model (-preset, -layers, -vocab and -mix then do not apply)")
 	huge := fs.Bool("hugepages", false, "keep the weights in 2 MiB huge pages where Linux grants them (fewer TLB misses while decode streams them). "+
 		"A -model file is then read into memory instead of mapped, which costs its size in memory; random -preset models use huge pages unless -hugepages=false")
+	pin := fs.Bool("pin", true, "run each pool schedule's prefill and decode from a thread pinned to the core the pool leaves to its caller (sched.Pool.RunPinned), so the OS never puts the decode loop on a helper's core")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs (not the set-up or warm-up) to `file`, for go tool pprof")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -246,11 +247,19 @@ func profile(args []string, out io.Writer) error {
 		defer stopProfile() // on an error below; else stopped after the runs
 	}
 	var results []runResult
+	pinNote := ""
 	for _, mode := range attModes {
 		for _, s := range []sched.Schedule{sched.Sequential, sched.Hardware()} {
 			ctx := b.Context().WithSchedule(s)
 			runtime.GC() // weights and earlier runs' garbage: not this run's cost
-			r, err := profileRun(model, ctx, mode, kvType, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
+			var r runResult
+			var err error
+			pinned := onCallerCore(s, *pin, func() {
+				r, err = profileRun(model, ctx, mode, kvType, prompt, *decode, func(p string) { progress(fmt.Sprintf("%s/%s: %s", s.Name(), mode, p)) })
+			})
+			if pinNote == "" && s.Parallelism() > 1 {
+				pinNote = pinned
+			}
 			if err != nil {
 				return fmt.Errorf("%s/%s: %w", s.Name(), mode, err)
 			}
@@ -279,6 +288,9 @@ func profile(args []string, out io.Writer) error {
 			ms(r.t.Attention), ms(r.t.MatMul), ms(r.t.Other), rate(r.prefillN, r.prefill), rate(r.decodeN, r.decode), r.hash)
 	}
 	tw.Flush()
+	if pinNote != "" {
+		fmt.Fprintf(info, "caller: %s\n", pinNote)
+	}
 	ok = true
 	for i := 0; i+1 < len(results); i += 2 {
 		a, b := results[i], results[i+1]
@@ -394,4 +406,25 @@ func kernelSummary() string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// onCallerCore runs f, the work of one schedule, and says where: on a
+// schedule that is a pool leaving a core to its caller, with pin, through
+// the pool's RunPinned (a thread pinned to that core); otherwise, or when
+// the pool cannot, on the calling goroutine, with the reason.
+func onCallerCore(s sched.Schedule, pin bool, f func()) (note string) {
+	p, ok := s.(*sched.Pool)
+	switch {
+	case !ok || p.Parallelism() < 2:
+		f()
+		return "the calling thread (no pool helpers)"
+	case !pin:
+		f()
+		return "the calling thread, unpinned (-pin=false)"
+	}
+	if err := p.RunPinned(f); err != nil {
+		f()
+		return fmt.Sprintf("the calling thread, unpinned: %v", err)
+	}
+	return "pinned to the core the pool leaves to its caller (sched.Pool.RunPinned)"
 }

@@ -210,8 +210,12 @@ func runModel(o runOptions, out, errOut io.Writer) error {
 		return false, w.Flush() // stream
 	}
 	progress(fmt.Sprintf("prefill of %d tokens", len(prompt)))
-	_, st, err := sess.Generate(g)
+	var st llama.Stats
+	where := onCallerCore(ctx.Schedule(), true, func() { _, st, err = sess.Generate(g) })
 	progress("")
+	if strings.Contains(where, "unpinned:") && !o.quiet {
+		fmt.Fprintf(errOut, "corelane: decoding on %s\n", where)
+	}
 	if err != nil {
 		return err
 	}
