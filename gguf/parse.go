@@ -28,8 +28,11 @@ type Options struct {
 	// elsewhere plain memory) instead of mapping it, overriding NoMmap.
 	// Streaming the weights then takes a TLB miss per 2 MiB instead of per
 	// 4 KiB: a Q4_K matrix-vector product read DRAM about 13% faster so on
-	// a Zen 3. The cost is the file's size in memory the kernel cannot page
-	// out (the page cache the read fills can be evicted), freed by Close.
+	// a Zen 3 guest, but on a Zen 5 guest decode took 1.14× as long from
+	// huge pages (plain reads 1.1×): measure before choosing (corelane
+	// profile does). The cost is the file's size in memory the kernel
+	// cannot page out (the page cache the read fills can be evicted),
+	// freed by Close.
 	// A file whose size is not known ahead (a pipe) is read into ordinary
 	// memory: there is nothing to size the huge-page buffer by.
 	HugePages bool

@@ -366,8 +366,10 @@ func dramLoop(b *testing.B, threads, rows, mats int, run func(m, r0, r1 int)) {
 // themselves: one stream of 64-byte loads without software prefetch, like
 // membw's read loop (read-MB/s, reported too, can be set beside membw's
 // figure from the same run). Reading the weights themselves gives both
-// sides the same pages; random bit patterns include subnormals, which cost
-// DotF32 nothing on the CPUs measured (bench/results says where). Iteration
+// sides the same pages (pages=heap: the Go heap's, 4 KiB unless
+// transparent huge pages are "always"; pages=huge: hugemem's). Random bit
+// patterns include subnormals, which cost DotF32 nothing on the CPUs
+// measured (bench/results says where). Iteration
 // i runs the kernel over matrix i mod 4 and reads matrix (i+2) mod 4, so
 // three matrices (over 100 MB) pass between two touches of one: each pass
 // starts outside the caches.
@@ -383,33 +385,33 @@ func BenchmarkMatVecDRAMPaired(b *testing.B) {
 	types := []struct {
 		name     string
 		bytes    int
-		matrices func(b *testing.B) (kernel, [mats][]float32)
+		matrices func(b *testing.B, huge bool) (kernel, [mats][]float32)
 	}{
-		{"q4_K", rows * nbK * 144, func(b *testing.B) (kernel, [mats][]float32) {
+		{"q4_K", rows * nbK * 144, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
 			var w [mats][]quant.BlockQ4K
 			for m := range w {
-				w[m] = hugeCopy(b, randQ4K(r, rows*nbK))
+				w[m] = pagesCopy(b, huge, randQ4K(r, rows*nbK))
 			}
 			return func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
 		}},
-		{"q5_K", rows * nbK * 176, func(b *testing.B) (kernel, [mats][]float32) {
+		{"q5_K", rows * nbK * 176, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
 			var w [mats][]quant.BlockQ5K
 			for m := range w {
-				w[m] = hugeCopy(b, randQ5K(r, rows*nbK))
+				w[m] = pagesCopy(b, huge, randQ5K(r, rows*nbK))
 			}
 			return func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
 		}},
-		{"q6_K", rows * nbK * 210, func(b *testing.B) (kernel, [mats][]float32) {
+		{"q6_K", rows * nbK * 210, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
 			var w [mats][]quant.BlockQ6K
 			for m := range w {
-				w[m] = hugeCopy(b, randQ6K(r, rows*nbK))
+				w[m] = pagesCopy(b, huge, randQ6K(r, rows*nbK))
 			}
 			return func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
 		}},
-		{"q8_0", rows * nb8 * 34, func(b *testing.B) (kernel, [mats][]float32) {
+		{"q8_0", rows * nb8 * 34, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
 			var w [mats][]quant.BlockQ8_0
 			for m := range w {
-				w[m] = hugeCopy(b, randQ8_0(r, rows*nb8))
+				w[m] = pagesCopy(b, huge, randQ8_0(r, rows*nb8))
 			}
 			return func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], w[m][r0*nb8:r1*nb8], x8) }, asFloats(w)
 		}},
@@ -417,32 +419,42 @@ func BenchmarkMatVecDRAMPaired(b *testing.B) {
 	k := Current()
 	for _, tt := range types {
 		b.Run("type="+tt.name, func(b *testing.B) {
-			run, f := tt.matrices(b)
-			var sink float32
-			read := func(m, lo, hi int) { sink += k.DotF32(f[m][lo:hi], f[m][lo:hi]) }
-			for _, threads := range []int{1, 2} {
-				b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d", rows, benchK, threads), func(b *testing.B) {
-					var tk, tr time.Duration
-					for i := 0; i < b.N; i++ {
-						m := i % mats
-						t0 := time.Now()
-						split(threads, rows, func(r0, r1 int) { run(k, m, r0, r1) })
-						t1 := time.Now()
-						split(threads, len(f[0]), func(lo, hi int) { read((m+2)%mats, lo, hi) })
-						tr += time.Since(t1)
-						tk += t1.Sub(t0)
-					}
-					kernel := float64(tt.bytes) * float64(b.N) / tk.Seconds() / 1e6
-					mem := float64(4*len(f[0])) * float64(b.N) / tr.Seconds() / 1e6
-					b.ReportMetric(0, "ns/op")
-					b.ReportMetric(kernel, "kernel-MB/s")
-					b.ReportMetric(mem, "read-MB/s")
-					b.ReportMetric(kernel/mem, "ratio")
-				})
+			for _, pages := range []string{"heap", "huge"} {
+				run, f := tt.matrices(b, pages == "huge")
+				var sink float32
+				read := func(m, lo, hi int) { sink += k.DotF32(f[m][lo:hi], f[m][lo:hi]) }
+				for _, threads := range []int{1, 2} {
+					b.Run(fmt.Sprintf("rows=%d/k=%d/threads=%d/pages=%s", rows, benchK, threads, pages), func(b *testing.B) {
+						var tk, tr time.Duration
+						for i := 0; i < b.N; i++ {
+							m := i % mats
+							t0 := time.Now()
+							split(threads, rows, func(r0, r1 int) { run(k, m, r0, r1) })
+							t1 := time.Now()
+							split(threads, len(f[0]), func(lo, hi int) { read((m+2)%mats, lo, hi) })
+							tr += time.Since(t1)
+							tk += t1.Sub(t0)
+						}
+						kernel := float64(tt.bytes) * float64(b.N) / tk.Seconds() / 1e6
+						mem := float64(4*len(f[0])) * float64(b.N) / tr.Seconds() / 1e6
+						b.ReportMetric(0, "ns/op")
+						b.ReportMetric(kernel, "kernel-MB/s")
+						b.ReportMetric(mem, "read-MB/s")
+						b.ReportMetric(kernel/mem, "ratio")
+					})
+				}
+				_ = sink
 			}
-			_ = sink
 		})
 	}
+}
+
+// pagesCopy returns src itself (the Go heap) or, with huge, hugeCopy's copy.
+func pagesCopy[T any](b *testing.B, huge bool, src []T) []T {
+	if huge {
+		return hugeCopy(b, src)
+	}
+	return src
 }
 
 // asFloats returns the bytes of each matrix as float32 values (the last

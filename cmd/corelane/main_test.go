@@ -131,8 +131,9 @@ func TestProfileBenchfmt(t *testing.T) {
 	}
 }
 
-// TestProfileHugePages: random models get huge pages unless
-// -hugepages=false, files only with -hugepages; each run says which, and
+// TestProfileHugePages: random models go where the page probe reads
+// faster unless -hugepages says, files get huge pages only with
+// -hugepages; each run says which (the probe: with its measurement), and
 // where the weights are changes no logit.
 func TestProfileHugePages(t *testing.T) {
 	if testing.Short() {
@@ -144,7 +145,8 @@ func TestProfileHugePages(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"preset", []string{"-preset", "tiny", "-layers", "1"}, "pages: huge pages requested for the"},
+		{"preset-probe", []string{"-preset", "tiny", "-layers", "1"}, "from 4 KiB pages (median of 7 alternating reads"},
+		{"preset", []string{"-preset", "tiny", "-layers", "1", "-hugepages"}, "pages: huge pages requested for the"},
 		{"preset-off", []string{"-preset", "tiny", "-layers", "1", "-hugepages=false"}, "pages: weights in the Go heap (-hugepages=false)"},
 		{"file", []string{"-model", stories}, "pages: weights mapped from the file"},
 		{"file-huge", []string{"-model", stories, "-hugepages"}, "pages: huge pages requested for the"},
@@ -167,7 +169,7 @@ func TestProfileHugePages(t *testing.T) {
 		}
 		hashes[c.name] = h[1]
 	}
-	if hashes["preset"] != hashes["preset-off"] || hashes["file"] != hashes["file-huge"] {
+	if hashes["preset"] != hashes["preset-off"] || hashes["preset"] != hashes["preset-probe"] || hashes["file"] != hashes["file-huge"] {
 		t.Errorf("logits hashes depend on the pages: %v", hashes)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 	"unsafe"
 
@@ -103,16 +104,81 @@ func reportRoofline(out io.Writer, bytesPerToken int, results []runResult, befor
 	}
 }
 
+// probeBytes is the size of each buffer choosePages reads: four times the
+// largest L3 it was run on, so each read, after one of the other buffer,
+// starts outside the caches.
+const probeBytes = 128 << 20
+
+// choosePages decides where a random model's weights go when -hugepages is
+// not given: it reads a buffer from hugemem (huge pages requested) and one
+// from the Go heap alternately, probeRounds times each, and takes huge pages
+// if the huge-page reads took less time by the median of the rounds' time
+// ratios. Huge pages are not always faster: on one Zen 5 guest, reads from
+// them took about 1.1× as long as from 4 KiB pages, and decode 1.14×
+// (bench/results/2026-12-05-zen5-decode2t); on a Zen 3 guest they made
+// the matvecs 13% faster (bench/results/2026-12-03-zen3-kq). why says what
+// was measured.
+func choosePages(progress func(string)) (huge bool, why string) {
+	const probeRounds = 7
+	progress("measuring reads from huge and from 4 KiB pages")
+	defer progress("")
+	before, known := hugemem.HugeBytes()
+	b, err := hugemem.Alloc(probeBytes)
+	if err != nil {
+		return false, fmt.Sprintf("Go heap: no memory for the page probe from hugemem (%v)", err)
+	}
+	defer b.Free()
+	hp := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b.Bytes))), probeBytes/4)
+	heap := make([]float32, probeBytes/4)
+	for i := range heap {
+		hp[i], heap[i] = 1, 1
+	}
+	if after, ok := hugemem.HugeBytes(); known && ok && after-before < probeBytes/2 {
+		return false, fmt.Sprintf("Go heap: the system granted no huge pages (%d of %d MiB probed)", max(after-before, 0)>>20, probeBytes>>20)
+	}
+	dot := kernels.Current().DotF32
+	var sink float32
+	read := func(x []float32) time.Duration {
+		t0 := time.Now()
+		sink += dot(x, x)
+		return time.Since(t0)
+	}
+	ratios := make([]float64, probeRounds)
+	for r := range ratios {
+		var th, t4 time.Duration
+		if r%2 == 0 {
+			th, t4 = read(hp), read(heap)
+		} else {
+			t4, th = read(heap), read(hp)
+		}
+		ratios[r] = th.Seconds() / t4.Seconds()
+	}
+	slices.Sort(ratios)
+	med := ratios[probeRounds/2]
+	place := "Go heap (4 KiB pages)"
+	if med < 1 {
+		huge, place = true, "huge pages"
+	}
+	_ = sink
+	return huge, fmt.Sprintf("%s: reading %d MiB from huge pages took %.2f× the time of reading it from 4 KiB pages (median of %d alternating reads; -hugepages=true|false decides instead)",
+		place, probeBytes>>20, med, probeRounds)
+}
+
 // reportPages says where the weights are and how much of the process's
 // memory the system put in huge pages, so that -hugepages is seen to take
 // effect (or not: transparent huge pages off, no free 2 MiB frames).
-func reportPages(out io.Writer, huge, file bool, weightBytes int64) {
+func reportPages(out io.Writer, huge, file bool, weightBytes int64, chosen string) {
+	if chosen != "" {
+		fmt.Fprintf(out, "pages: weights in the %s\n", chosen)
+	}
 	switch {
 	case !huge && file:
 		fmt.Fprintf(out, "pages: weights mapped from the file (-hugepages reads them into huge pages)\n")
 		return
-	case !huge:
+	case !huge && chosen == "":
 		fmt.Fprintf(out, "pages: weights in the Go heap (-hugepages=false)\n")
+		return
+	case !huge:
 		return
 	}
 	hb, ok := hugemem.HugeBytes()

@@ -105,7 +105,7 @@ func profile(args []string, out io.Writer) error {
 	modes := fs.String("attention", "exact,fast", "attention modes to run, comma-separated: exact, fast")
 	file := fs.String("model", "", "profile this llama GGUF `file` instead of a random model (-preset, -layers, -vocab and -mix then do not apply)")
 	huge := fs.Bool("hugepages", false, "keep the weights in 2 MiB huge pages where Linux grants them (fewer TLB misses while decode streams them). "+
-		"A -model file is then read into memory instead of mapped, which costs its size in memory; random -preset models use huge pages unless -hugepages=false")
+		"A -model file is then read into memory instead of mapped, which costs its size in memory. Without the flag a -model file is mapped, and a random -preset model goes where a probe reads faster (huge pages or the Go heap: the choice and the measurement are printed)")
 	pin := fs.Bool("pin", true, "run each pool schedule's prefill and decode from a thread pinned to the core the pool leaves to its caller (sched.Pool.RunPinned), so the OS never puts the decode loop on a helper's core")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs (not the set-up or warm-up) to `file`, for go tool pprof")
 	if err := fs.Parse(args); err != nil {
@@ -116,9 +116,6 @@ func profile(args []string, out io.Writer) error {
 	}
 	hugeSet := false
 	fs.Visit(func(f *flag.Flag) { hugeSet = hugeSet || f.Name == "hugepages" })
-	if !hugeSet {
-		*huge = *file == ""
-	}
 	if *file != "" {
 		var random []string
 		fs.Visit(func(f *flag.Flag) {
@@ -184,6 +181,7 @@ func profile(args []string, out io.Writer) error {
 	}
 	defer progress("")
 	var model *llama.Model
+	chosen := "" // where choosePages put a random model's weights, and why
 	name := m.Name
 	if *file != "" {
 		var err error
@@ -204,13 +202,16 @@ func profile(args []string, out io.Writer) error {
 			m.Name, m.Dim, m.Layers, m.Heads, m.KVHeads, m.FFN, m.Vocab, *mix, mixDescription(*mix, m.Layers), *kv)
 		var err error
 		var release func() error
+		if !hugeSet {
+			*huge, chosen = choosePages(progress)
+		}
 		model, release, err = newModel(m, *mix, *seed, *prefill+*decode, *huge, func(s string) { progress("quantizing weights: " + s) })
 		if err != nil {
 			return err
 		}
 		defer release()
 	}
-	reportPages(info, *huge, *file != "", model.WeightBytes())
+	reportPages(info, *huge, *file != "", model.WeightBytes(), chosen)
 	prompt := make([]int, *prefill)
 	for i := range prompt {
 		prompt[i] = int((uint64(i)*2654435761 + *seed) % uint64(model.Config.Vocab))

@@ -6,7 +6,11 @@
 // is a TLB miss, and a page walk, every 4 KiB; with 2 MiB pages one every
 // 2 MiB. On the Zen 3 guest this was measured on, a Q4_K matrix-vector
 // product streaming from DRAM ran about 13% faster from huge pages
-// (bench/results/2026-12-03-zen3-kq).
+// (bench/results/2026-12-03-zen3-kq). It is not so everywhere: on a Zen 5
+// guest, plain reads from huge pages took about 1.1× as long as from the
+// Go heap's 4 KiB pages, and decode 1.14× on one thread
+// (bench/results/2026-12-05-zen5-decode2t); corelane profile measures
+// both before it chooses.
 //
 // On Linux, Alloc maps anonymous memory aligned to 2 MiB and asks for huge
 // pages with madvise(MADV_HUGEPAGE). That is a request, not a guarantee:
