@@ -378,42 +378,26 @@ func BenchmarkMatVecDRAMPaired(b *testing.B) {
 	nbK, nb8 := benchK/256, benchK/32
 	r := rand.New(rand.NewPCG(23, 24))
 	xk, x8 := randQ8K(r, nbK), randQ8_0(r, nb8)
-	dst := make([]float32, rows)
-	// matrices returns the kernel over rows r0..r1-1 of matrix m and
-	// matrix m's bytes as float32, for mats fresh matrices in huge pages.
-	type kernel func(k Ops, m, r0, r1 int)
 	types := []struct {
 		name     string
 		bytes    int
-		matrices func(b *testing.B, huge bool) (kernel, [mats][]float32)
+		matrices func(b *testing.B, huge bool) (dramKernel, [4][]float32)
 	}{
-		{"q4_K", rows * nbK * 144, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
-			var w [mats][]quant.BlockQ4K
-			for m := range w {
-				w[m] = pagesCopy(b, huge, randQ4K(r, rows*nbK))
-			}
-			return func(k Ops, m, r0, r1 int) { k.MatVecQ4K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		{"q4_K", rows * nbK * 144, func(b *testing.B, huge bool) (dramKernel, [4][]float32) {
+			return dramMatrices(b, huge, nbK, func() []quant.BlockQ4K { return randQ4K(r, rows*nbK) },
+				func(k Ops, d []float32, w []quant.BlockQ4K) { k.MatVecQ4K(d, w, xk) })
 		}},
-		{"q5_K", rows * nbK * 176, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
-			var w [mats][]quant.BlockQ5K
-			for m := range w {
-				w[m] = pagesCopy(b, huge, randQ5K(r, rows*nbK))
-			}
-			return func(k Ops, m, r0, r1 int) { k.MatVecQ5K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		{"q5_K", rows * nbK * 176, func(b *testing.B, huge bool) (dramKernel, [4][]float32) {
+			return dramMatrices(b, huge, nbK, func() []quant.BlockQ5K { return randQ5K(r, rows*nbK) },
+				func(k Ops, d []float32, w []quant.BlockQ5K) { k.MatVecQ5K(d, w, xk) })
 		}},
-		{"q6_K", rows * nbK * 210, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
-			var w [mats][]quant.BlockQ6K
-			for m := range w {
-				w[m] = pagesCopy(b, huge, randQ6K(r, rows*nbK))
-			}
-			return func(k Ops, m, r0, r1 int) { k.MatVecQ6K(dst[r0:r1], w[m][r0*nbK:r1*nbK], xk) }, asFloats(w)
+		{"q6_K", rows * nbK * 210, func(b *testing.B, huge bool) (dramKernel, [4][]float32) {
+			return dramMatrices(b, huge, nbK, func() []quant.BlockQ6K { return randQ6K(r, rows*nbK) },
+				func(k Ops, d []float32, w []quant.BlockQ6K) { k.MatVecQ6K(d, w, xk) })
 		}},
-		{"q8_0", rows * nb8 * 34, func(b *testing.B, huge bool) (kernel, [mats][]float32) {
-			var w [mats][]quant.BlockQ8_0
-			for m := range w {
-				w[m] = pagesCopy(b, huge, randQ8_0(r, rows*nb8))
-			}
-			return func(k Ops, m, r0, r1 int) { k.MatVecQ8_0(dst[r0:r1], w[m][r0*nb8:r1*nb8], x8) }, asFloats(w)
+		{"q8_0", rows * nb8 * 34, func(b *testing.B, huge bool) (dramKernel, [4][]float32) {
+			return dramMatrices(b, huge, nb8, func() []quant.BlockQ8_0 { return randQ8_0(r, rows*nb8) },
+				func(k Ops, d []float32, w []quant.BlockQ8_0) { k.MatVecQ8_0(d, w, x8) })
 		}},
 	}
 	k := Current()
@@ -449,22 +433,25 @@ func BenchmarkMatVecDRAMPaired(b *testing.B) {
 	}
 }
 
-// pagesCopy returns src itself (the Go heap) or, with huge, hugeCopy's copy.
-func pagesCopy[T any](b *testing.B, huge bool, src []T) []T {
-	if huge {
-		return hugeCopy(b, src)
-	}
-	return src
-}
+// dramKernel runs a matvec over rows r0..r1-1 of matrix m (of 4).
+type dramKernel func(k Ops, m, r0, r1 int)
 
-// asFloats returns the bytes of each matrix as float32 values (the last
-// len mod 4 bytes left out).
-func asFloats[T any, W [4][]T](w W) (f [4][]float32) {
-	var z T
-	for m, s := range w {
-		f[m] = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z))/4)
+// dramMatrices makes four matrices with gen, in the Go heap or (huge) in
+// hugemem, and returns mv over rows of them (nb blocks a row) and each
+// matrix's bytes as float32 values (the last len mod 4 bytes left out).
+func dramMatrices[B any](b *testing.B, huge bool, nb int, gen func() []B, mv func(k Ops, dst []float32, w []B)) (dramKernel, [4][]float32) {
+	var w [4][]B
+	var f [4][]float32
+	var z B
+	for m := range w {
+		w[m] = gen()
+		if huge {
+			w[m] = hugeCopy(b, w[m])
+		}
+		f[m] = unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(w[m]))), len(w[m])*int(unsafe.Sizeof(z))/4)
 	}
-	return f
+	dst := make([]float32, len(w[0])/nb)
+	return func(k Ops, m, r0, r1 int) { mv(k, dst[r0:r1], w[m][r0*nb:r1*nb]) }, f
 }
 
 // split runs f over [0, n) on one goroutine (threads=1) or in two halves,

@@ -128,6 +128,7 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 			hb.Release()
 		}
 	}()
+	j := jointPool.Get().(*joint)
 	for i, w := range ws {
 		p := productPool.Get().(*product)
 		p.c, p.w, p.dst, p.x, p.n = c, w, dst[i], x, n
@@ -141,11 +142,74 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 			}
 			p.xq, p.nb = a.data, cols/at.BlockSize()
 		}
-		p.exec()
+		j.ps = append(j.ps, p)
+	}
+	if n == 1 && len(ws) > 1 && c.s.Parallelism() > 1 && jointOneToken {
+		j.exec(c, cols)
+	} else {
+		for _, p := range j.ps {
+			p.exec()
+		}
+	}
+	for _, p := range j.ps {
 		*p = product{fn: p.fn}
 		productPool.Put(p)
 	}
+	clear(j.ps)
+	j.ps, j.end = j.ps[:0], j.end[:0]
+	jointPool.Put(j)
 	return nil
+}
+
+// joint is the products of one call. A one-token MatMulShared on a
+// parallel schedule runs them in one region: the rows of every matrix,
+// one after the other, split as one range. Q, K and V (or gate and up)
+// then cost one fork and join instead of one each, and the small K and V
+// matrices do not each end in a join where a core waits; every row still
+// gets the bits it would get alone.
+type joint struct {
+	ps  []*product
+	end []int // end[i]: the joined range's row after product i's last
+	fn  func(start, end int)
+}
+
+// jointOneToken is true: the joint region is always taken where it
+// applies. (A variable so that a paired benchmark can time the products
+// without it in the same process.)
+var jointOneToken = true
+
+var jointPool = sync.Pool{New: func() any { j := new(joint); j.fn = j.run; return j }}
+
+// exec runs j's one-token products in one region, each row chunk shared
+// with any Q6_K product's Prep as product.exec does it.
+func (j *joint) exec(c Context, cols int) {
+	total := 0
+	for _, p := range j.ps {
+		if p.w.Type == quant.Q6K {
+			p.prep = kernels.NewPrep()
+		}
+		total += p.w.Rows
+		j.end = append(j.end, total)
+	}
+	c.s.ForRange(total, grainRows(cols), j.fn)
+	for _, p := range j.ps {
+		if p.prep != nil {
+			kernels.PutPrep(p.prep)
+		}
+	}
+}
+
+// run computes the joined rows [start, end): the part of each product's
+// rows that falls in it.
+func (j *joint) run(start, end int) {
+	lo := 0
+	for i, p := range j.ps {
+		hi := j.end[i]
+		if a, b := max(start, lo), min(end, hi); a < b {
+			p.run(a-lo, b-lo)
+		}
+		lo = hi
+	}
 }
 
 const maxFinite = 3.4028234663852886e38

@@ -145,7 +145,7 @@ func TestProfileHugePages(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"preset-probe", []string{"-preset", "tiny", "-layers", "1"}, "from 4 KiB pages (median of 7 alternating reads"},
+		{"preset-probe", []string{"-preset", "tiny", "-layers", "1"}, "from 4 KiB pages (median of 15 alternating reads"},
 		{"preset", []string{"-preset", "tiny", "-layers", "1", "-hugepages"}, "pages: huge pages requested for the"},
 		{"preset-off", []string{"-preset", "tiny", "-layers", "1", "-hugepages=false"}, "pages: weights in the Go heap (-hugepages=false)"},
 		{"file", []string{"-model", stories}, "pages: weights mapped from the file"},

@@ -112,14 +112,15 @@ const probeBytes = 128 << 20
 // choosePages decides where a random model's weights go when -hugepages is
 // not given: it reads a buffer from hugemem (huge pages requested) and one
 // from the Go heap alternately, probeRounds times each, and takes huge pages
-// if the huge-page reads took less time by the median of the rounds' time
-// ratios. Huge pages are not always faster: on one Zen 5 guest, reads from
+// if the median of the rounds' time ratios (huge / heap) is below
+// hugeMargin. Huge pages cost memory the kernel cannot page out, so a tie
+// goes to the heap. Huge pages are not always faster: on one Zen 5 guest, reads from
 // them took about 1.1× as long as from 4 KiB pages, and decode 1.14×
 // (bench/results/2026-12-05-zen5-decode2t); on a Zen 3 guest they made
 // the matvecs 13% faster (bench/results/2026-12-03-zen3-kq). why says what
 // was measured.
 func choosePages(progress func(string)) (huge bool, why string) {
-	const probeRounds = 7
+	const probeRounds, hugeMargin = 15, 0.97
 	progress("measuring reads from huge and from 4 KiB pages")
 	defer progress("")
 	before, known := hugemem.HugeBytes()
@@ -156,12 +157,12 @@ func choosePages(progress func(string)) (huge bool, why string) {
 	slices.Sort(ratios)
 	med := ratios[probeRounds/2]
 	place := "Go heap (4 KiB pages)"
-	if med < 1 {
+	if med < hugeMargin {
 		huge, place = true, "huge pages"
 	}
 	_ = sink
-	return huge, fmt.Sprintf("%s: reading %d MiB from huge pages took %.2f× the time of reading it from 4 KiB pages (median of %d alternating reads; -hugepages=true|false decides instead)",
-		place, probeBytes>>20, med, probeRounds)
+	return huge, fmt.Sprintf("%s: reading %d MiB from huge pages took %.2f× the time of reading it from 4 KiB pages (median of %d alternating reads; huge pages below %.2f×; -hugepages=true|false decides instead)",
+		place, probeBytes>>20, med, probeRounds, hugeMargin)
 }
 
 // reportPages says where the weights are and how much of the process's
