@@ -126,7 +126,7 @@ func choosePages(progress func(string)) (huge bool, why string) {
 	before, known := hugemem.HugeBytes()
 	b, err := hugemem.Alloc(probeBytes)
 	if err != nil {
-		return false, fmt.Sprintf("Go heap: no memory for the page probe from hugemem (%v)", err)
+		return false, fmt.Sprintf("the Go heap: no memory for the page probe from hugemem (%v)", err)
 	}
 	defer b.Free()
 	hp := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b.Bytes))), probeBytes/4)
@@ -135,7 +135,7 @@ func choosePages(progress func(string)) (huge bool, why string) {
 		hp[i], heap[i] = 1, 1
 	}
 	if after, ok := hugemem.HugeBytes(); known && ok && after-before < probeBytes/2 {
-		return false, fmt.Sprintf("Go heap: the system granted no huge pages (%d of %d MiB probed)", max(after-before, 0)>>20, probeBytes>>20)
+		return false, fmt.Sprintf("the Go heap: the system granted no huge pages (%d of %d MiB probed)", max(after-before, 0)>>20, probeBytes>>20)
 	}
 	dot := kernels.Current().DotF32
 	var sink float32
@@ -156,7 +156,7 @@ func choosePages(progress func(string)) (huge bool, why string) {
 	}
 	slices.Sort(ratios)
 	med := ratios[probeRounds/2]
-	place := "Go heap (4 KiB pages)"
+	place := "the Go heap (4 KiB pages)"
 	if med < hugeMargin {
 		huge, place = true, "huge pages"
 	}
@@ -170,7 +170,7 @@ func choosePages(progress func(string)) (huge bool, why string) {
 // effect (or not: transparent huge pages off, no free 2 MiB frames).
 func reportPages(out io.Writer, huge, file bool, weightBytes int64, chosen string) {
 	if chosen != "" {
-		fmt.Fprintf(out, "pages: weights in the %s\n", chosen)
+		fmt.Fprintf(out, "pages: weights in %s\n", chosen)
 	}
 	switch {
 	case !huge && file:
