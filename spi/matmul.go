@@ -144,7 +144,7 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 		}
 		j.ps = append(j.ps, p)
 	}
-	if n == 1 && len(ws) > 1 && c.s.Parallelism() > 1 && jointOneToken {
+	if n == 1 {
 		j.exec(c, cols)
 	} else {
 		for _, p := range j.ps {
@@ -161,27 +161,23 @@ func (c Context) matMuls(op string, dst [][]float32, ws []Matrix, x []float32, n
 	return nil
 }
 
-// joint is the products of one call. A one-token MatMulShared on a
-// parallel schedule runs them in one region: the rows of every matrix,
-// one after the other, split as one range. Q, K and V (or gate and up)
-// then cost one fork and join instead of one each, and the small K and V
-// matrices do not each end in a join where a core waits; every row still
-// gets the bits it would get alone.
+// joint is the products of one call. One-token products (a MatVec, or a
+// decode step's Q/K/V or gate/up through MatMulShared) run in one region:
+// the rows of every matrix, one after the other, split as one range. Q, K
+// and V then cost one fork and join instead of one each, and the small K
+// and V matrices do not each end in a join where a core waits; every row
+// still gets the bits it would get alone.
 type joint struct {
 	ps  []*product
 	end []int // end[i]: the joined range's row after product i's last
 	fn  func(start, end int)
 }
 
-// jointOneToken is true: the joint region is always taken where it
-// applies. (A variable so that a paired benchmark can time the products
-// without it in the same process.)
-var jointOneToken = true
-
 var jointPool = sync.Pool{New: func() any { j := new(joint); j.fn = j.run; return j }}
 
-// exec runs j's one-token products in one region, each row chunk shared
-// with any Q6_K product's Prep as product.exec does it.
+// exec runs j's one-token products in one region. A Q6_K product goes
+// through the MatMul op with a Prep, which builds x's Q6_K tables (for the
+// kernels that read them) once for all its row chunks.
 func (j *joint) exec(c Context, cols int) {
 	total := 0
 	for _, p := range j.ps {
@@ -292,20 +288,14 @@ type product struct {
 
 var productPool = sync.Pool{New: func() any { p := new(product); p.fn = p.run; return p }}
 
-// exec runs the product on the context's schedule: rows split (sharing one
-// preparation of the activations), or tokens split with hint "cols".
+// exec runs a product of several tokens on the context's schedule (one
+// token: joint.exec): rows split (sharing one preparation of the
+// activations), or tokens split with hint "cols"; F32 and FP16 weights
+// rows split.
 func (p *product) exec() {
 	rows, cols := p.w.Rows, p.w.Cols
 	switch {
 	case p.w.Type == quant.F32 || p.w.Type == quant.FP16:
-		p.c.s.ForRange(rows, grainRows(cols), p.fn)
-	case p.n == 1 && p.w.Type == quant.Q6K:
-		// Through the MatMul op, which prepares x's Q6_K tables (for
-		// the kernels that read them) once for every row chunk.
-		p.prep = kernels.NewPrep()
-		p.c.s.ForRange(rows, grainRows(cols), p.fn)
-		kernels.PutPrep(p.prep)
-	case p.n == 1:
 		p.c.s.ForRange(rows, grainRows(cols), p.fn)
 	case p.c.dim("MatMul") == "cols":
 		p.byCols = true
