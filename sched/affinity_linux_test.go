@@ -229,6 +229,9 @@ func TestRunPinnedRefused(t *testing.T) {
 	if err := p.RunPinned(func() { t.Error("f ran") }); err == nil || !strings.Contains(err.Error(), "not permitted") {
 		t.Fatalf("RunPinned with a refused pin: %v", err)
 	}
+	if err := p.RunPinned(nil); err == nil || !strings.Contains(err.Error(), "nil function") {
+		t.Fatalf("RunPinned(nil): %v", err)
+	}
 	one, err := NewPool(WithWorkers(1))
 	if err != nil {
 		t.Fatal(err)

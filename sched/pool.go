@@ -681,9 +681,12 @@ var ErrNotPinned = errors.New("sched: the pool leaves no core of its own to call
 // the spinning helper while its own sits idle. The thread is not reused:
 // it ends with the goroutine. On a pool without that core (see Name) it
 // runs nothing and returns an error wrapping ErrNotPinned that says why;
-// if the pinning itself fails, the error says so, and f has not run. A
-// panic in f is re-raised on the caller as a *PanicError.
+// if the pinning itself fails, the error says so, and f has not run. A nil
+// f is an error. A panic in f is re-raised on the caller as a *PanicError.
 func (p *Pool) RunPinned(f func()) error {
+	if f == nil {
+		return errors.New("sched: RunPinned: nil function")
+	}
 	if p.callerCPU < 0 {
 		return fmt.Errorf("%w: %s", ErrNotPinned, p.name)
 	}
