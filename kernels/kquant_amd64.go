@@ -66,6 +66,7 @@ func archTuning() []string {
 	return []string{
 		fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy),
 		fmt.Sprintf("avx512gfni's Q6_K matvec prefetches the weights %d KiB ahead: %s", q6kPrefetch>>10, q6kPrefetchWhy),
+		fmt.Sprintf("avx512gfni's Q6_K matvec takes rows of %d blocks or more without its quad-sum table: %s", q6kInlineBlocks, q6kInlineWhy),
 	}
 }
 

@@ -3,6 +3,7 @@
 package kernels
 
 import (
+	"fmt"
 	"unsafe"
 
 	"github.com/klauspost/cpuid/v2"
@@ -189,9 +190,15 @@ func matMulShape(op string, ndst, ldd, nw, nx, cols int) (rows, nb int) {
 // sums (q6kQuadSums32) as well: matVec and the columns matMul leaves over
 // use it, each column's table prepared once per product; dot keeps mv
 // (one row does not pay for a table).
+//
+// mvi, when set, is mvt's twin without the table (the same bits): matVec
+// and matMul's leftover columns take it instead of mvt for rows of
+// q6kInlineBlocks blocks or more, where the table and the activations no
+// longer stay in L1.
 type q6kKernels struct {
 	mv  func(dst *float32, w, x unsafe.Pointer, rows, nb int)
 	mvt func(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
+	mvi func(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 	mm  func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 	seg int
 }
@@ -210,6 +217,11 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 		panic("kernels: MatVecQ6K: len(w) != len(dst)·len(x)")
 	}
 	if len(dst) == 0 {
+		return
+	}
+	if k.inline(len(x)) {
+		k.mvi(&dst[0], q8Blocks(w), q8Blocks(x), len(dst), len(x), q6kPrefetch)
+		canonNaNsAVX2(dst)
 		return
 	}
 	if k.mvt != nil && len(x) > 0 {
@@ -261,6 +273,34 @@ func q6kPrefetchFor(vendor cpuid.Vendor, family int) (bytes int, why string) {
 		return 24 << 10, "Zen 5, where that streamed from DRAM 3% faster than 8 KiB (8 alternating rounds)"
 	}
 	return 8 << 10, "the distance of the other Q6_K kernels"
+}
+
+// inline reports whether rows of nb blocks take mvi.
+func (k q6kKernels) inline(nb int) bool {
+	return k.mvi != nil && nb >= q6kInlineBlocks
+}
+
+// q6kInlineBlocks is the row length, in blocks, from which the mvt kernels'
+// table-free twin runs instead (q6kKernels.mvi), chosen from the L1 data
+// cache by q6kInlineFor when the package starts.
+var q6kInlineBlocks, q6kInlineWhy = q6kInlineFor(cpu.Cache.L1D)
+
+// q6kInlineFor returns the row length, in blocks, from which a Q6_K matvec
+// runs without the quad-sum table on a CPU with an L1 data cache of l1d
+// bytes, and why. With the table a row keeps 548 bytes a block of
+// activations and table in use (292 without); once that passes a quarter
+// of L1, the weights streaming past evict it. On Zen 5 (48 KiB L1:
+// 23 blocks; bench/results/2026-12-05-zen5-q6k-rows/, the two kernels
+// alternating, 384 MiB of matrices from DRAM) rows of 8192 values took
+// 0.87 of the time without the table, rows of 6144 0.92, of 4096 0.96, of
+// 2048 and 14336 0.98-1.0; with the matrix in L3, rows of 4096 took 1.04
+// of the time without it, of 6144 1.03, of 8192 0.98.
+func q6kInlineFor(l1d int) (blocks int, why string) {
+	if l1d <= 0 {
+		l1d = 32 << 10
+	}
+	blocks = (l1d/4 + 547) / 548
+	return blocks, fmt.Sprintf("from there the table's 548 bytes a block pass a quarter of the %d KiB L1 data cache", l1d>>10)
 }
 
 // q6kQuadBytes is the size of a MatVecQ6KAVX512VNNIGFNI table for nb
@@ -318,7 +358,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	groups := cols / 4
 	left := cols - 4*groups
 	tb, qb := q6kTableBytes(nb), 0
-	if k.mvt != nil {
+	if k.mvt != nil && !k.inline(nb) {
 		qb = q6kQuadBytes(nb)
 	}
 	var tables []byte
@@ -375,7 +415,9 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 		}
 	}
 	for c := 4 * groups; c < cols; c++ {
-		if qb > 0 {
+		if k.inline(nb) {
+			k.mvi(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb, q6kPrefetch)
+		} else if qb > 0 {
 			k.mvt(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), unsafe.Pointer(&tables[groups*tb+(c-4*groups)*qb]), rows, nb, q6kPrefetch)
 		} else {
 			k.mv(&dst[c*ldd], q8Blocks(w), q8Blocks(x[c*nb:]), rows, nb)

@@ -173,25 +173,9 @@ func TestQ6KQ8_0GuardPages(t *testing.T) {
 	if !haveGuardPages {
 		t.Log("no guard pages on this OS; plain copies")
 	}
-	defer func(s int) { q6kSegBlocks = s }(q6kSegBlocks)
 	forEachVariant(t, func(t *testing.T, name string, k Ops) {
 		r := rand.New(rand.NewPCG(21, 22))
-		for nb := 0; nb <= maxBlocks; nb++ {
-			for rep := 0; rep < 6; rep++ {
-				q6kSegBlocks = rep / 3 // 1: rows in segments of one block
-				rep := rep % 3
-				gen := func(rows int) []quant.BlockQ6K { return randQ6K(r, rows*nb) }
-				genx := func(cols int) []quant.BlockQ8K { return randQ8K(r, cols*nb) }
-				if rep == 1 {
-					gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 0, -128) }
-					genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, 127) }
-				} else if rep == 2 {
-					gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 63, -128) }
-					genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, -127) }
-				}
-				checkRowKernels(t, "q6_K", nb, gen, genx, k.DotQ6K, dotQ6KGeneric, k.MatVecQ6K, k.MatMulQ6K)
-			}
-		}
+		guardQ6K(t, r, k)
 		for nb := 0; nb <= 8*maxBlocks+1; nb++ {
 			for rep := 0; rep < 2; rep++ {
 				gen := func(rows int) []quant.BlockQ8_0 { return randQ8_0(r, rows*nb) }
@@ -204,6 +188,52 @@ func TestQ6KQ8_0GuardPages(t *testing.T) {
 			}
 		}
 	})
+}
+
+// guardQ6K is TestQ6KQ8_0GuardPages for Q6_K: block counts 0 to maxBlocks,
+// random and extreme operands, the matmul rows whole and in segments of
+// one block.
+func guardQ6K(t *testing.T, r *rand.Rand, k Ops) {
+	t.Helper()
+	defer func(s int) { q6kSegBlocks = s }(q6kSegBlocks)
+	for nb := 0; nb <= maxBlocks; nb++ {
+		for rep := 0; rep < 6; rep++ {
+			q6kSegBlocks = rep / 3 // 1: rows in segments of one block
+			rep := rep % 3
+			gen := func(rows int) []quant.BlockQ6K { return randQ6K(r, rows*nb) }
+			genx := func(cols int) []quant.BlockQ8K { return randQ8K(r, cols*nb) }
+			if rep == 1 {
+				gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 0, -128) }
+				genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, 127) }
+			} else if rep == 2 {
+				gen = func(rows int) []quant.BlockQ6K { return extremeQ6K(rows*nb, 63, -128) }
+				genx = func(cols int) []quant.BlockQ8K { return extremeQ8K(cols*nb, -127) }
+			}
+			checkRowKernels(t, "q6_K", nb, gen, genx, k.DotQ6K, dotQ6KGeneric, k.MatVecQ6K, k.MatMulQ6K)
+		}
+	}
+}
+
+// TestQ6KInline runs the Q6_K raw-bytes and guard-page checks of every
+// variant with every row long enough for the table-free matvec
+// (q6kInlineBlocks = 1: avx512gfni's MatVecQ6K and the columns its MatMulQ6K
+// leaves over take MatVecQ6KAVX512VNNIGFNIInline) and with none.
+func TestQ6KInline(t *testing.T) {
+	skipSweepInShort(t)
+	defer func(n int) { q6kInlineBlocks = n }(q6kInlineBlocks)
+	for _, n := range []int{1, math.MaxInt} {
+		q6kInlineBlocks = n
+		for _, name := range Variants() {
+			o, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(fmt.Sprintf("inline=%v/variant=%s", n == 1, name), func(t *testing.T) {
+				checkRaw(t, name, &o, rawTypeQ6K, 256, 23)
+				guardQ6K(t, rand.New(rand.NewPCG(27, 28)), o)
+			})
+		}
+	}
 }
 
 // TestMatMulChunks makes the row chunks of MatMulQ6K and MatMulQ8_0 as

@@ -47,6 +47,14 @@ func MatVecQ6KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
 
+// MatVecQ6KAVX512VNNIGFNIInline is MatVecQ6KAVX512VNNIGFNI (the same bits)
+// without the table: it sums each quad of the activations itself, which
+// takes more instructions a block but keeps only x near the core. It reads
+// what MatVecQ6KAVX2 reads and prefetches the weights pf bytes ahead.
+//
+//go:noescape
+func MatVecQ6KAVX512VNNIGFNIInline(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+
 // MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(row r of w, column c of x) for
 // r < rows and c < 4: four columns of x, each weight row decoded once for
 // all four, over one segment of nb blocks of every row. Row r's segment

@@ -110,14 +110,16 @@ func q6File(g *gen) {
 	}
 	q6GFNIData(g)
 	g.v = avx512gfni
-	q6MatVecGFNI(g)
+	q6MatVecGFNI(g, false)
+	q6MatVecGFNI(g, true)
 	for _, v := range allISAs {
 		g.v = v
 		q6MatMul(g)
 	}
 }
 
-// avx512gfni is avx512vnni with GFNI (MatVecQ6KAVX512VNNIGFNI only).
+// avx512gfni is avx512vnni with GFNI (MatVecQ6KAVX512VNNIGFNI and its
+// Inline twin only).
 var avx512gfni = isa{name: "AVX512VNNIGFNI", zmm: true, vnni: true, req: "AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C"}
 
 // q6GFNIData writes the tables of MatVecQ6KAVX512VNNIGFNI.
@@ -158,44 +160,67 @@ func q6GFNIData(g *gen) {
 	g.data("q6Quad", ix)
 }
 
-// q6MatVecGFNI writes MatVecQ6KAVX512VNNIGFNI.
-func q6MatVecGFNI(g *gen) {
-	g.text("MatVecQ6KAVX512VNNIGFNI", "$0-56", "(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)", `
+// q6MatVecGFNI writes MatVecQ6KAVX512VNNIGFNI, or with inline
+// MatVecQ6KAVX512VNNIGFNIInline, which takes no table: it sums each quad of
+// y itself (VPDPBUSD of bytes 32 with y, subtracted from q6·y), more
+// instructions per block but 256 fewer bytes of activations to keep near,
+// which pays on long rows (kernels.q6kInlineFor).
+func q6MatVecGFNI(g *gen, inline bool) {
+	if inline {
+		g.text("MatVecQ6KAVX512VNNIGFNIInline", "$0-48", "(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)", `
+dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
+nb Q8_K blocks; the weights are prefetched pf bytes ahead. The bits of
+MatVecQ6KAVX512VNNIGFNI, without its table.`)
+	} else {
+		g.text("MatVecQ6KAVX512VNNIGFNI", "$0-56", "(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)", `
 dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
 nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes);
 the weights are prefetched pf bytes ahead.`)
-	g.named(
-		reg{"ACC", 0, "float sums (ymm)"},
-		reg{"A", 1, "int32 lane sums of the block"},
-		reg{"QL", 2, "64 ql bytes"},
-		reg{"QH", 3, "32 qh bytes, in both halves"},
-		reg{"LO", 4, "q6, values 0..63 of the half"},
-		reg{"HI", 5, "q6, values 64..127"},
-		reg{"T", 6, "qh bits of HI; scratch"},
-		reg{"S", 7, "scale words of the register's quads"},
-		reg{"SCW", 8, "the block's 16 scales as words"},
-		reg{"DW", 9, "f16(d)"},
-		reg{"C0F", 16, "bytes 0x0f"},
-		reg{"GLO", 17, "bit matrices: qh bits of LO"},
-		reg{"GHI", 18, "bit matrices: qh bits of HI"},
-		reg{"GSR", 19, "bit matrices: x >> 4"},
-		reg{"IX0", 20, "VPERMW: the scales of register 0's quads"},
-		reg{"IX1", 21, "register 1"},
-		reg{"IX2", 22, "register 2"},
-		reg{"IX3", 23, "register 3"},
-		reg{"Q0", 24, "quad sums of register 0"},
-		reg{"Q1", 25, "register 1"},
-		reg{"Q2", 26, "register 2"},
-		reg{"Q3", 27, "register 3"},
-	)
-	g.i("MOVQ", "dst+0(FP), DST")
-	g.i("MOVQ", "w+8(FP), WP")
-	g.i("MOVQ", "x+16(FP), XROW")
-	g.i("MOVQ", "t+24(FP), TROW")
-	g.i("MOVQ", "rows+32(FP), ROWS")
-	g.i("MOVQ", "nb+40(FP), NB")
-	g.i("MOVQ", "pf+48(FP), PF")
+	}
+	regs := []reg{
+		{"ACC", 0, "float sums (ymm)"},
+		{"A", 1, "int32 lane sums of the block"},
+		{"QL", 2, "64 ql bytes"},
+		{"QH", 3, "32 qh bytes, in both halves"},
+		{"LO", 4, "q6, values 0..63 of the half"},
+		{"HI", 5, "q6, values 64..127"},
+		{"T", 6, "qh bits of HI; scratch"},
+		{"S", 7, "scale words of the register's quads"},
+		{"SCW", 8, "the block's 16 scales as words"},
+		{"DW", 9, "f16(d)"},
+		{"C0F", 16, "bytes 0x0f"},
+		{"GLO", 17, "bit matrices: qh bits of LO"},
+		{"GHI", 18, "bit matrices: qh bits of HI"},
+		{"GSR", 19, "bit matrices: x >> 4"},
+		{"IX0", 20, "VPERMW: the scales of register 0's quads"},
+		{"IX1", 21, "register 1"},
+		{"IX2", 22, "register 2"},
+		{"IX3", 23, "register 3"},
+		{"Q0", 24, "quad sums of register 0"},
+		{"Q1", 25, "register 1"},
+		{"Q2", 26, "register 2"},
+		{"Q3", 27, "register 3"},
+	}
+	if inline {
+		regs = append(regs,
+			reg{"C20", 28, "bytes 32"},
+			reg{"YR", 29, "64 quants of y"},
+			reg{"YS", 30, "32·(quad sums of y)"},
+		)
+	}
+	g.named(regs...)
+	args := []string{"dst", "w", "x", "t", "rows", "nb", "pf"}
+	if inline {
+		args = []string{"dst", "w", "x", "rows", "nb", "pf"}
+	}
+	dsts := map[string]string{"dst": "DST", "w": "WP", "x": "XROW", "t": "TROW", "rows": "ROWS", "nb": "NB", "pf": "PF"}
+	for i, a := range args {
+		g.i("MOVQ", fmt.Sprintf("%s+%d(FP), %s", a, 8*i, dsts[a]))
+	}
 	g.i("VPBROADCASTD", "q6C0F<>(SB), C0F")
+	if inline {
+		g.i("VPBROADCASTD", "q6C20<>(SB), C20")
+	}
 	g.i("VMOVDQU64", "q6GfLO<>(SB), GLO")
 	g.i("VMOVDQU64", "q6GfHI<>(SB), GHI")
 	g.i("VMOVDQU64", "q6GfSR<>(SB), GSR")
@@ -207,7 +232,13 @@ the weights are prefetched pf bytes ahead.`)
 	g.i("TESTQ", "ROWS, ROWS")
 	g.jmp("JZ", "ret")
 	g.blank()
-	q6MatVecStart(g, "TROW, TP")
+	tp := "TP"
+	if inline {
+		tp = ""
+		q6MatVecStart(g, "")
+	} else {
+		q6MatVecStart(g, "TROW, TP")
+	}
 	for off := 0; off < 210; off += 64 {
 		g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
 	}
@@ -224,13 +255,22 @@ the weights are prefetched pf bytes ahead.`)
 		g.ic("VPORD", "T, HI, HI", "chunks 2, 3")
 		for j, q := range []string{"LO", "HI"} {
 			r := 2*h + j
-			g.ic("VMOVDQU64", fmt.Sprintf("%d(TP), Q%d", 64*r, r), "−32·(quad sums of y)")
-			g.ic("VPDPBUSD", fmt.Sprintf("YQ+%d(XP), %s, Q%d", 64*r, q, r), "+ q6·y: Σ (q6 − 32)·y per quad")
+			if inline {
+				g.i("VMOVDQU64", fmt.Sprintf("YQ+%d(XP), YR", 64*r))
+				g.i("VPXORD", "YS, YS, YS")
+				g.ic("VPDPBUSD", "YR, C20, YS", "32·(quad sums of y)")
+				g.i("VPXORD", fmt.Sprintf("Q%d, Q%d, Q%d", r, r, r))
+				g.ic("VPDPBUSD", fmt.Sprintf("YR, %s, Q%d", q, r), "q6·y per quad")
+				g.ic("VPSUBD", fmt.Sprintf("YS, Q%d, Q%d", r, r), "Σ (q6 − 32)·y per quad")
+			} else {
+				g.ic("VMOVDQU64", fmt.Sprintf("%d(TP), Q%d", 64*r, r), "−32·(quad sums of y)")
+				g.ic("VPDPBUSD", fmt.Sprintf("YQ+%d(XP), %s, Q%d", 64*r, q, r), "+ q6·y: Σ (q6 − 32)·y per quad")
+			}
 			g.ic("VPERMW.Z", fmt.Sprintf("SCW, IX%d, K1, S", r), "the quads' scales, high words 0")
 			g.i("VPDPWSSD", fmt.Sprintf("Q%d, S, A", r))
 		}
 	}
-	q6MatVecEnd(g, "TP")
+	q6MatVecEnd(g, tp)
 }
 
 // q6Consts loads the constants of the decode (zmm: into registers).
