@@ -47,7 +47,7 @@ type runOptions struct {
 	n, topK, threads, ctx                                int
 	temp, topP                                           float64
 	seed                                                 uint64
-	ids, quiet, huge                                     bool
+	ids, quiet, huge, pin                                bool
 }
 
 // runCmd is corelane run: out gets the generated text or ids, errOut the
@@ -72,6 +72,7 @@ func runCmd(args []string, out, errOut io.Writer) error {
 	fs.StringVar(&o.logits, "logits", "", "write every step's logits to `file`")
 	fs.StringVar(&o.force, "force", "", "teacher-force these token `ids` after the prompt")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress and no speeds on stderr")
+	fs.BoolVar(&o.pin, "pin", true, "on the hardware pool, decode from a thread pinned to the core the pool leaves to its caller (sched.Pool.RunPinned), so the OS never puts the decode loop on a helper's core")
 	fs.BoolVar(&o.huge, "hugepages", false, "read the file into memory backed by 2 MiB huge pages (where Linux grants them) instead of mapping it: faster decode, at the cost of the file's size in memory")
 	if err := fs.Parse(args); err == flag.ErrHelp {
 		fmt.Fprint(out, runUsage)
@@ -211,7 +212,7 @@ func runModel(o runOptions, out, errOut io.Writer) error {
 	}
 	progress(fmt.Sprintf("prefill of %d tokens", len(prompt)))
 	var st llama.Stats
-	where := onCallerCore(ctx.Schedule(), true, func() { _, st, err = sess.Generate(g) })
+	where := onCallerCore(ctx.Schedule(), o.pin, func() { _, st, err = sess.Generate(g) })
 	progress("")
 	if strings.Contains(where, "unpinned:") && !o.quiet {
 		fmt.Fprintf(errOut, "corelane: decoding on %s\n", where)

@@ -75,8 +75,9 @@ func TestRunQuickStart(t *testing.T) {
 		t.Errorf("stderr %q: want the prefill and decode speeds", errOut)
 	}
 	// The same ids on one thread, with every kernel variant's flag, f16
-	// KV cache and fast attention (32 steps are far from any near-tie).
-	for _, args := range [][]string{{"-threads", "1"}, {"-kernels", "generic"}, {"-attention", "fast", "-kv", "f16"}, {"-threads", "2"}} {
+	// KV cache and fast attention, and with the caller unpinned (32 steps
+	// are far from any near-tie).
+	for _, args := range [][]string{{"-threads", "1"}, {"-kernels", "generic"}, {"-attention", "fast", "-kv", "f16"}, {"-threads", "2"}, {"-pin=false"}} {
 		out, _, err := runOut(t, append([]string{"run", "-model", stories, "-n", "32", "-ids", "-quiet"}, args...)...)
 		if err != nil || out != storiesIDs+"\n" {
 			t.Errorf("%v: %q, %v", args, out, err)
