@@ -292,9 +292,9 @@ var q6kInlineBlocks, q6kInlineWhy = q6kInlineFor(cpu.Cache.L1D)
 // of L1, the weights streaming past evict it. On Zen 5 (48 KiB L1:
 // 23 blocks; bench/results/2026-12-05-zen5-q6k-rows/, the two kernels
 // alternating, 384 MiB of matrices from DRAM) rows of 8192 values took
-// 0.87 of the time without the table, rows of 6144 0.92, of 4096 0.96, of
-// 2048 and 14336 0.98-1.0; with the matrix in L3, rows of 4096 took 1.04
-// of the time without it, of 6144 1.03, of 8192 0.98.
+// 0.88 of the time without the table, rows of 6144 0.92, of 4096 0.97-0.98,
+// of 2048 and 14336 0.98-1.02; with the matrix in L3, rows of 4096 took
+// 1.05 of the time without it, of 6144 1.02, of 8192 0.98.
 func q6kInlineFor(l1d int) (blocks int, why string) {
 	if l1d <= 0 {
 		l1d = 32 << 10
