@@ -157,10 +157,16 @@ func BenchmarkAttention(b *testing.B) {
 	}
 }
 
-// BenchmarkLayerOps: the elementwise and row ops on 32 tokens of width 4096
-// (RoPE: 32 heads of 128).
+// BenchmarkLayerOps: the elementwise and row ops on 1 token (a decode
+// step) and 32 tokens of width 4096 (RoPE: 32 heads of 128).
 func BenchmarkLayerOps(b *testing.B) {
-	const tokens, dim = 32, 4096
+	for _, tokens := range []int{1, 32} {
+		benchLayerOps(b, tokens)
+	}
+}
+
+func benchLayerOps(b *testing.B, tokens int) {
+	const dim = 4096
 	be, err := New()
 	if err != nil {
 		b.Fatal(err)
@@ -177,7 +183,7 @@ func BenchmarkLayerOps(b *testing.B) {
 		pos[i] = i
 	}
 	table := benchMatrix(b, quant.Q4K, 512, dim)
-	ids := []int{1, 7, 300, 511, 0, 42, 99, 256}
+	ids := []int{1, 7, 300, 511, 0, 42, 99, 256}[:min(8, tokens)]
 	ops := []struct {
 		name string
 		run  func(c Context) error
@@ -195,7 +201,7 @@ func BenchmarkLayerOps(b *testing.B) {
 	for _, op := range ops {
 		for _, sc := range benchSchedules() {
 			ctx := be.Context().WithSchedule(sc.s)
-			b.Run(fmt.Sprintf("op=%s/sched=%s", op.name, sc.name), func(b *testing.B) {
+			b.Run(fmt.Sprintf("op=%s/tokens=%d/sched=%s", op.name, tokens, sc.name), func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					if err := op.run(ctx); err != nil {
 						b.Fatal(err)
