@@ -400,6 +400,17 @@ func fastScoresF16AVX2(st, qt []float32, rs int, k []quant.F16, ldk int) {
 	amd64.FastScoresF16AVX2(&st[0], &qt[0], rs, f16Ptr(k), ldk, hd, n)
 }
 
+// swiGLUAVX512 runs SwiGLUAVX512 on the multiple of 16 and swiGLUAVX2 on
+// what is left.
+func swiGLUAVX512(dst, gate, up []float32) {
+	checkSwiGLU(dst, gate, up)
+	n := len(gate) &^ 15
+	if n > 0 {
+		amd64.SwiGLUAVX512(&dst[0], &gate[0], &up[0], n)
+	}
+	swiGLUAVX2(dst[n:], gate[n:], up[n:])
+}
+
 func swiGLUAVX2(dst, gate, up []float32) {
 	checkSwiGLU(dst, gate, up)
 	n := len(gate) &^ 7

@@ -136,7 +136,7 @@ var avx512Ops = Ops{
 	Max:          amd64.MaxAVX512,
 	ExpSum:       expSum(amd64.ExpSumAVX512),
 	// Attention (attn_amd64.go).
-	WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512,
+	WidenF16: widenF16AVX512, ExactScores: exactScoresAVX512, ExactExp: exactExpAVX512, ExactDiv: exactDivAVX512, SwiGLU: swiGLUAVX512,
 	ExactWeighted: exactWeightedAVX512, ExactSoftmax: exactSoftmaxAVX512, SoftmaxCols: softmaxColsAVX512, DotRows: dotRowsAVX512,
 	ExactScoresF16: exactScoresF16AVX512, ExactWeightedF16: exactWeightedF16AVX512, DotRowsF16: dotRowsF16AVX512,
 	// Fast's prefill tiles keep the unfused zmm kernels: avx2's fused

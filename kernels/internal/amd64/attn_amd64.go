@@ -33,6 +33,14 @@ func ExactScoresAVX512(st, qt *float32, rs int, k *float32, ldk, hd, n int)
 //go:noescape
 func ExactExpAVX512(dst, x, m *float32, n, period int)
 
+// SwiGLUAVX512 sets dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple
+// of 16: SwiGLUAVX2 on 16 lanes, the same bits (each step rounded to
+// float32, a NaN result the canonical NaN; dst may be gate or up). It
+// needs AVX-512 F and DQ. Twin: swiGLUGeneric.
+//
+//go:noescape
+func SwiGLUAVX512(dst, gate, up *float32, n int)
+
 // ExactDivAVX512 sets x[i] = x[i] / d[i mod period] for i < n, n a
 // multiple of period, period a multiple of 16. Twin: exactDivGeneric.
 //

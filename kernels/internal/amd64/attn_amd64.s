@@ -14,6 +14,8 @@
 //	ExactExpAVX512       exactExpGeneric       same bits: ExactExp32 in
 //	                                           float64 lanes, op for op
 //	ExactDivAVX512       exactDivGeneric       same bits (IEEE division)
+//	SwiGLUAVX512         swiGLUGeneric         same bits: EXP16, then the
+//	                                           add, division and product
 //	ExactWeightedAVX512  exactWeightedGeneric  same bits: lane c is output
 //	                                           column c, summed over keys
 //	                                           in order; a zero weight
@@ -385,6 +387,62 @@ exactexp_loop:
 	JNZ  exactexp_row
 
 exactexp_done:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------------------
+// func SwiGLUAVX512(dst, gate, up *float32, n int)
+//
+// dst[i] = SiLU(gate[i])·up[i] for i < n, n a multiple of 16, SwiGLUAVX2's
+// steps on 16 lanes: e = Exp(−g) by EXP16, g / (1 + e), then · up (each
+// rounded to float32), and the canonical NaN for a NaN result (dst may be
+// gate or up).
+#define G_DST DI
+#define G_GATE SI
+#define G_UP DX
+#define G_N CX          // elements left
+#define G_SIGN Z24      // 0x80000000 in every lane
+#define G_ONE Z25       // 1.0
+#define G_QNAN Z26      // the canonical NaN
+#define G_G Z27         // gate
+
+DATA swigluTab<>+0(SB)/4, $0x80000000
+DATA swigluTab<>+4(SB)/4, $0x3f800000
+DATA swigluTab<>+8(SB)/4, $0x7fc00000
+GLOBL swigluTab<>(SB), RODATA|NOPTR, $12
+
+TEXT ·SwiGLUAVX512(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), G_DST
+	MOVQ         gate+8(FP), G_GATE
+	MOVQ         up+16(FP), G_UP
+	MOVQ         n+24(FP), G_N
+	TESTQ        G_N, G_N
+	JZ           swiglu_done
+	VPBROADCASTD POSINF, E_INF
+	VPXORD       E_ZERO, E_ZERO, E_ZERO
+	VPBROADCASTD swigluTab<>+0(SB), G_SIGN
+	VPBROADCASTD swigluTab<>+4(SB), G_ONE
+	VPBROADCASTD swigluTab<>+8(SB), G_QNAN
+
+	PCALIGN $32
+
+swiglu_loop:
+	VMOVUPS (G_GATE), G_G
+	VXORPS  G_SIGN, G_G, Z0 // −g
+	EXP16                   // Z2 = Exp(−g)
+	VADDPS  G_ONE, Z2, Z2   // 1 + e
+	VDIVPS  Z2, G_G, Z2     // g / (1 + e)
+	VMULPS  (G_UP), Z2, Z2  // · up
+	VCMPPS  $3, Z2, Z2, K4  // NaN lanes
+	VMOVAPS G_QNAN, K4, Z2  // the canonical NaN
+	VMOVUPS Z2, (G_DST)
+	ADDQ    $64, G_GATE
+	ADDQ    $64, G_UP
+	ADDQ    $64, G_DST
+	SUBQ    $16, G_N
+	JNZ     swiglu_loop
+
+swiglu_done:
 	VZEROUPPER
 	RET
 
