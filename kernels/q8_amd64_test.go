@@ -467,3 +467,22 @@ func FuzzDotQ8_0(f *testing.F) {
 		fuzzVariants(t, func(name string, k Ops) { q80Check(t, k, name, w, x, n) })
 	})
 }
+
+// TestQ6KInlineFor: the table-free matvec starts at the first row length
+// whose table and activations (548 bytes a block) pass a quarter of L1; an
+// unknown L1 size counts as 32 KiB.
+func TestQ6KInlineFor(t *testing.T) {
+	for _, c := range []struct{ l1d, want int }{{48 << 10, 23}, {32 << 10, 15}, {0, 15}, {-1, 15}, {64 << 10, 30}} {
+		got, why := q6kInlineFor(c.l1d)
+		if got != c.want || why == "" {
+			t.Errorf("q6kInlineFor(%d) = %d, %q; want %d", c.l1d, got, why, c.want)
+		}
+		l1 := c.l1d
+		if l1 <= 0 {
+			l1 = 32 << 10
+		}
+		if got*548 < l1/4 || (got-1)*548 >= l1/4 {
+			t.Errorf("q6kInlineFor(%d) = %d: %d·548 bytes is not the first past %d", c.l1d, got, got, l1/4)
+		}
+	}
+}
