@@ -188,9 +188,15 @@ func (j *layerJob) rope(start, end int) {
 	half := rot / 2
 	cs, b := scratch.Float32s(2 * half)
 	defer b.Release()
+	// base^(−2i/rot) does not depend on the token: once per call.
+	inv, bi := scratch.Float64s(half)
+	defer bi.Release()
+	for i := range inv {
+		inv[i] = math.Pow(float64(base), -2*float64(i)/float64(rot))
+	}
 	for t := start; t < end; t++ {
 		for i := 0; i < half; i++ {
-			theta := float64(pos[t]) * math.Pow(float64(base), -2*float64(i)/float64(rot))
+			theta := float64(pos[t]) * inv[i]
 			if j.freqFactors != nil {
 				theta /= float64(j.freqFactors[i])
 			}

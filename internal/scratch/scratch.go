@@ -70,6 +70,15 @@ func (b *Buf) Float32s(n int) []float32 {
 	return unsafe.Slice((*float32)(unsafe.Pointer(&p[0])), n)
 }
 
+// Float64s returns the first n float64s of b (b must hold 8n bytes).
+func (b *Buf) Float64s(n int) []float64 {
+	if n == 0 {
+		return nil
+	}
+	p := b.Bytes(8 * n)
+	return unsafe.Slice((*float64)(unsafe.Pointer(&p[0])), n)
+}
+
 // Bytes is Get(n) followed by b.Bytes(n).
 func Bytes(n int) ([]byte, *Buf) {
 	b := Get(n)
@@ -80,4 +89,10 @@ func Bytes(n int) ([]byte, *Buf) {
 func Float32s(n int) ([]float32, *Buf) {
 	b := Get(4 * n)
 	return b.Float32s(n), b
+}
+
+// Float64s is Get(8n) followed by b.Float64s(n).
+func Float64s(n int) ([]float64, *Buf) {
+	b := Get(8 * n)
+	return b.Float64s(n), b
 }

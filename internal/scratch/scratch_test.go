@@ -34,6 +34,20 @@ func TestFloat32s(t *testing.T) {
 	}
 }
 
+func TestFloat64s(t *testing.T) {
+	f, buf := Float64s(1000)
+	defer buf.Release()
+	if len(f) != 1000 || uintptr(unsafe.Pointer(&f[0]))%Align != 0 {
+		t.Fatalf("Float64s(1000): len %d at %p", len(f), &f[0])
+	}
+	f[999] = 1 // the whole length is usable
+	if f0, b0 := Float64s(0); f0 != nil {
+		t.Fatalf("Float64s(0) = %v, want nil", f0)
+	} else {
+		b0.Release()
+	}
+}
+
 func TestSizeClasses(t *testing.T) {
 	cases := []struct{ n, class int }{{0, minClass}, {1, minClass}, {256, 8}, {257, 9}, {512, 9}, {513, 10}, {1 << 20, 20}, {1<<20 + 1, 21}}
 	for _, c := range cases {
