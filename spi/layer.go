@@ -52,6 +52,7 @@ type layerJob struct {
 	rot              int       // RoPE: the dimensions rotated per head (0: all)
 	freqScale        float64   // RoPE: angle factor (0: 1)
 	freqFactors      []float32 // RoPE: per-pair angle divisors (nil: none)
+	inv              []float64 // RoPE: base^(−2i/rot), i < rot/2, once per call
 	table            Matrix
 	rowBytes         int
 	ids              []int
@@ -175,12 +176,28 @@ func (c Context) RoPE(x []float32, tokens, heads, headDim int, pos []int, base f
 	c.traceOp(op)
 	j := getJob(opRoPE)
 	j.x, j.heads, j.dim, j.pos, j.base, j.neox = x, heads, headDim, pos, base, neox
-	c.run(j, tokens, 1)
+	c.runRoPE(j, tokens)
 	return nil
 }
 
+// runRoPE computes j's frequencies base^(−2i/rot), which do not depend on
+// the token, once for the call before the tokens are split, then runs j.
+func (c Context) runRoPE(j *layerJob, tokens int) {
+	rot := j.dim
+	if j.rot != 0 {
+		rot = j.rot
+	}
+	inv, b := scratch.Float64s(rot / 2)
+	defer b.Release()
+	for i := range inv {
+		inv[i] = math.Pow(float64(j.base), -2*float64(i)/float64(rot))
+	}
+	j.inv = inv
+	c.run(j, tokens, 1)
+}
+
 func (j *layerJob) rope(start, end int) {
-	x, heads, headDim, pos, base, neox := j.x, j.heads, j.dim, j.pos, j.base, j.neox
+	x, heads, headDim, pos, neox, inv := j.x, j.heads, j.dim, j.pos, j.neox, j.inv
 	rot := headDim
 	if j.rot != 0 {
 		rot = j.rot // RoPEWith: the first rot dimensions of each head
@@ -188,12 +205,6 @@ func (j *layerJob) rope(start, end int) {
 	half := rot / 2
 	cs, b := scratch.Float32s(2 * half)
 	defer b.Release()
-	// base^(−2i/rot) does not depend on the token: once per call.
-	inv, bi := scratch.Float64s(half)
-	defer bi.Release()
-	for i := range inv {
-		inv[i] = math.Pow(float64(base), -2*float64(i)/float64(rot))
-	}
 	for t := start; t < end; t++ {
 		for i := 0; i < half; i++ {
 			theta := float64(pos[t]) * inv[i]

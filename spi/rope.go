@@ -77,6 +77,6 @@ func (c Context) RoPEWith(x []float32, tokens, heads, headDim int, pos []int, o 
 	if o.FreqScale != 0 && o.FreqScale != 1 {
 		j.freqScale = float64(o.FreqScale)
 	}
-	c.run(j, tokens, 1)
+	c.runRoPE(j, tokens)
 	return nil
 }
