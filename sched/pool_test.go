@@ -484,8 +484,7 @@ func TestRegionEvents(t *testing.T) {
 	if len(rs) != 3 {
 		t.Fatalf("%d region events", len(rs))
 	}
-	chunk, count := splitRange(1000, 10, 2)
-	_ = chunk
+	count := int(splitRange(1000, 10, 2).nchunks)
 	if r := rs[0]; r.Name != "ForRange" || r.Inline || r.Tasks != 2 || r.Chunks != count || r.Wall <= 0 || r.Pool != p.Name() {
 		t.Fatalf("ForRange event %+v", r)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestTasksForChunkFor(t *testing.T) {
@@ -27,34 +28,53 @@ func TestTasksForChunkFor(t *testing.T) {
 
 // TestSplitShapes checks every small shape ForRange can produce, including
 // n not a multiple of the task count (n=5 on 4 tasks): no empty or inverted
-// range, nothing shorter than grain except the last.
+// range, nothing shorter than grain except the last, no range longer than
+// a head chunk, and a tail of finer chunks at least tasks head chunks long
+// wherever the grain allows finer chunks.
 func TestSplitShapes(t *testing.T) {
 	for n := 1; n <= 300; n++ {
 		for grain := 1; grain <= 24; grain++ {
 			for tasks := 1; tasks <= 16; tasks++ {
-				chunk, count := splitRange(n, grain, tasks)
+				sp := splitRange(n, grain, tasks)
 				var rs [][2]int
-				for k := range count {
-					lo, hi := k*chunk, min((k+1)*chunk, n)
+				for k := range sp.nchunks {
+					lo, hi := sp.piece(k, n)
 					if hi-lo < grain && hi != n {
 						t.Fatalf("n=%d grain=%d tasks=%d: range %d [%d,%d) shorter than grain", n, grain, tasks, k, lo, hi)
+					}
+					if hi-lo > sp.chunk {
+						t.Fatalf("n=%d grain=%d tasks=%d: range %d [%d,%d) longer than the head chunk %d", n, grain, tasks, k, lo, hi, sp.chunk)
 					}
 					rs = append(rs, [2]int{lo, hi})
 				}
 				if err := cover(0, n, rs); err != nil {
 					t.Fatalf("n=%d grain=%d tasks=%d: %v", n, grain, tasks, err)
 				}
+				if rest := n - sp.head*sp.chunk; sp.head > 0 && (rest < tasks*sp.chunk || sp.tail >= sp.chunk) {
+					t.Fatalf("n=%d grain=%d tasks=%d: %+v leaves a tail of %d", n, grain, tasks, sp, rest)
+				}
 			}
 		}
+	}
+	// Two tasks over 2048 rows: six head chunks of 256, then 64s.
+	if sp := splitRange(2048, 1, 2); sp != (split{head: 6, chunk: 256, tail: 64, nchunks: 14}) {
+		t.Fatalf("splitRange(2048, 1, 2) = %+v", sp)
+	}
+	// A grain that allows no finer chunks: one length, as before.
+	if sp := splitRange(2048, 256, 2); sp.head != 0 || sp.tail != 256 || sp.nchunks != 8 {
+		t.Fatalf("splitRange(2048, 256, 2) = %+v", sp)
 	}
 	// The trailing-range trap: n=5 on 4 tasks is 3 ranges of ceil(5/4)=2.
 	if c := ChunkFor(5, 4); c != 2 || (5-1)/c+1 != 3 {
 		t.Fatalf("ChunkFor(5, 4) = %d", c)
 	}
 	// Near the int limit the chunk count must not overflow.
-	chunk, count := splitRange(math.MaxInt, 1, 4)
-	if last := (count - 1) * chunk; last < 0 || last >= math.MaxInt || math.MaxInt-last > chunk {
-		t.Fatalf("MaxInt split: chunk %d count %d", chunk, count)
+	for _, tasks := range []int{2, 4, 64} {
+		sp := splitRange(math.MaxInt, 1, tasks)
+		lo, hi := sp.piece(sp.nchunks-1, math.MaxInt)
+		if lo < 0 || hi != math.MaxInt || hi-lo > sp.tail {
+			t.Fatalf("MaxInt split on %d tasks: %+v, last [%d,%d)", tasks, sp, lo, hi)
+		}
 	}
 }
 
@@ -91,5 +111,13 @@ func TestGrainFor(t *testing.T) {
 		if got := GrainFor(c.per); got != c.want {
 			t.Errorf("GrainFor(%v) = %d, want %d", c.per, got, c.want)
 		}
+	}
+}
+
+// TestRegionGroup pins the claim group's size that region's comment gives.
+func TestRegionGroup(t *testing.T) {
+	var r region
+	if g := unsafe.Offsetof(r.each) + unsafe.Sizeof(r.each) - unsafe.Offsetof(r.next); g != 80 {
+		t.Fatalf("the claim group is %d bytes", g)
 	}
 }
