@@ -459,3 +459,66 @@ func TestEngineOpsZeroAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestRMSNormRows checks RMSNorm against its documented definition, written
+// out one row at a time (the sum of squares in element order in float32,
+// then the correctly rounded square root), bit for bit: 1 to 11 rows (the
+// kernel takes four rows at a time, then the rest one by one), and 130
+// (chunks of 54 rows on a pool), on one thread and on a pool, with random
+// values, rows holding ±Inf, NaN,
+// values whose squares overflow or underflow, and rows of zeros, whose
+// mean of squares is eps alone.
+func TestRMSNormRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	const dim = 300
+	w := randVec(r, dim)
+	pool, err := sched.NewPool(sched.WithWorkers(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	specials := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 3e38, -2e19, 1e-30, math.SmallestNonzeroFloat32, 0}
+	for _, eps := range []float32{1e-5, 0} {
+		for _, rows := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130} {
+			x := randVec(r, rows*dim)
+			for i := range x {
+				switch r.IntN(40) {
+				case 0:
+					x[i] = specials[r.IntN(len(specials))]
+				case 1:
+					x[i] *= 1e19 // squares beyond float32
+				}
+			}
+			if rows > 2 {
+				clear(x[dim : 2*dim]) // a row of zeros
+			}
+			want := make([]float32, rows*dim)
+			for row := 0; row < rows; row++ {
+				xr := x[row*dim : (row+1)*dim]
+				var ss float32
+				for _, v := range xr {
+					ss += float32(v * v)
+				}
+				scale := float32(1 / math.Sqrt(float64(float32(ss/dim)+eps)))
+				for i, v := range xr {
+					want[row*dim+i] = float32(v*scale) * w[i]
+				}
+			}
+			for _, s := range []sched.Schedule{sched.Sequential, pool} {
+				b, err := New(WithSchedule(s))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := make([]float32, rows*dim)
+				if err := b.Context().RMSNorm(got, x, w, rows, dim, eps); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+						t.Fatalf("eps %v, %d rows, %s: [%d] = %v, want %v", eps, rows, s.Name(), i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

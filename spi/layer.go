@@ -140,17 +140,43 @@ func (c Context) RMSNorm(dst, x, w []float32, rows, dim int, eps float32) error 
 
 func (j *layerJob) rmsNorm(start, end int) {
 	dim, x, dst, w, eps := j.dim, j.x, j.dst, j.w, j.eps
-	for r := start; r < end; r++ {
-		xr, dr := x[r*dim:(r+1)*dim], dst[r*dim:(r+1)*dim]
+	r := start
+	// Four rows at a time: their sums of squares are four independent
+	// chains of adds, each still in element order (one row's chain alone
+	// waits on the add latency).
+	for ; r+4 <= end; r += 4 {
+		x0, x1, x2, x3 := x[r*dim:(r+1)*dim], x[(r+1)*dim:(r+2)*dim], x[(r+2)*dim:(r+3)*dim], x[(r+3)*dim:(r+4)*dim]
+		x1, x2, x3 = x1[:len(x0)], x2[:len(x0)], x3[:len(x0)]
+		var s0, s1, s2, s3 float32
+		for i, v := range x0 {
+			s0 += float32(v * v)
+			s1 += float32(x1[i] * x1[i])
+			s2 += float32(x2[i] * x2[i])
+			s3 += float32(x3[i] * x3[i])
+		}
+		for k, ss := range [4]float32{s0, s1, s2, s3} {
+			rmsScale(dst[(r+k)*dim:(r+k+1)*dim], x[(r+k)*dim:(r+k+1)*dim], w, ss, eps)
+		}
+	}
+	for ; r < end; r++ {
+		xr := x[r*dim : (r+1)*dim]
 		var ss float32
 		for _, v := range xr {
 			ss += float32(v * v)
 		}
-		mean := float32(ss/float32(dim)) + eps
-		scale := float32(1 / math.Sqrt(float64(mean)))
-		for i, v := range xr {
-			dr[i] = float32(v*scale) * w[i]
-		}
+		rmsScale(dst[r*dim:(r+1)*dim], xr, w, ss, eps)
+	}
+}
+
+// rmsScale sets dr to xr·w/sqrt(ss/len(xr) + eps), ss being xr's sum of
+// squares.
+func rmsScale(dr, xr, w []float32, ss, eps float32) {
+	mean := float32(ss/float32(len(xr))) + eps
+	scale := float32(1 / math.Sqrt(float64(mean)))
+	w = w[:len(xr)]
+	dr = dr[:len(xr)]
+	for i, v := range xr {
+		dr[i] = float32(v*scale) * w[i]
 	}
 }
 
