@@ -8,6 +8,7 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/corelane/corelane/internal/scratch"
 	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
@@ -26,7 +27,7 @@ import (
 type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
 	matVec   func(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 	matMul4  func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
-	matMul8  func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+	matMul8  func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 	matMul8x func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 }
 
@@ -167,10 +168,25 @@ func (k kqKernels[W]) matVecOp(dst []float32, w []W, x []quant.BlockQ8K) {
 // past it. (A variable so that a test can shrink it.)
 var kqPanelBytes = 512 << 10
 
+// kqSegBlocks is how many blocks of a row the zmm MatMul8 tile takes at a
+// time on rows longer than kqWholeBlocks: eight columns' packed activations
+// take 320 bytes a block each, 20 KB for 8 blocks, which stay in L1 while
+// the panel's rows pass over them. Longer segments did not: rows of 8192
+// values (32 blocks, 80 KB) read them from L2, and with them replaced by a
+// register the tile took 0.72 of its time there (0.90 on rows of 4096;
+// bench/results/2026-12-05-zen5-prefill/knock-raw.txt). The tile carries a
+// row's sums from one segment to the next, so the result keeps every bit.
+// (Variables so that a test can shrink them.)
+var (
+	kqSegBlocks   = 8
+	kqWholeBlocks = 8
+)
+
 // matMul (Ops.MatMulQ4K, MatMulQ5K) sets dst[c·ldd+r] to the dot of weight row r with activation row
 // c (the shapes of Ops.MatMulQ4K). Weight rows are taken in panels; within a
 // panel every group of eight columns runs the MatMul8 tile (zmm: on columns
-// packed in pairs once per product, in prep), a group of four the MatMul4
+// packed in pairs once per product, in prep, rows longer than
+// kqWholeBlocks in segments of kqSegBlocks), a group of four the MatMul4
 // tile, and the last cols mod 4 columns the matrix-vector kernels.
 func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep) {
 	if cols <= 0 {
@@ -198,14 +214,37 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 		defer release(owned)
 		pairs = unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n)
 	}
-	rowBytes := nb * int(unsafe.Sizeof(w[0]))
+	wsize := int(unsafe.Sizeof(w[0]))
+	rowBytes := nb * wsize
 	panel := max(1, kqPanelBytes/rowBytes)
+	seg := nb
+	var acc []float32
+	if c8 > 0 && nb > kqWholeBlocks {
+		seg = min(nb, kqSegBlocks)
+		a, buf := scratch.Float32s(128 * min(panel, rows))
+		defer buf.Release()
+		acc = a
+	}
+	xstride := nb * int(unsafe.Sizeof(amd64.Q8KPair{}))
 	for r0 := 0; r0 < rows; r0 += panel {
 		pr := min(panel, rows-r0)
 		wp := unsafe.Pointer(&w[r0*nb])
 		c := 0
 		for ; c < c8; c += 8 {
-			k.matMul8(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&pairs[c/2*nb]), pr, nb)
+			for b0 := 0; b0 < nb; b0 += seg {
+				bn := min(seg, nb-b0)
+				mode, ap := amd64.KQFinish, (*float32)(nil)
+				if bn < nb {
+					mode, ap = 0, &acc[0]
+					if b0 > 0 {
+						mode |= amd64.KQResume
+					}
+					if b0+bn == nb {
+						mode |= amd64.KQFinish
+					}
+				}
+				k.matMul8(&dst[c*ldd+r0], ldd, unsafe.Pointer(&w[r0*nb+b0]), unsafe.Pointer(&pairs[c/2*nb+b0]), pr, bn, (nb-bn)*wsize, xstride, ap, mode)
+			}
 		}
 		if k.matMul8x != nil {
 			for ; c+8 <= cols; c += 8 {

@@ -81,14 +81,16 @@ type kqType[W any] struct {
 	dot    func(o *Ops) func(w []W, x []quant.BlockQ8K) float32
 	matVec func(o *Ops) func(dst []float32, w []W, x []quant.BlockQ8K)
 	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep)
-	mm8    func(variant string) kqTile // the variant's MatMul8 tile over pairs, or nil
-	mm8x   func(variant string) kqTile // the variant's MatMul8 tile over plain columns, or nil
+	mm8    func(variant string) kqTilePairs // the variant's MatMul8 tile over pairs, or nil
+	mm8x   func(variant string) kqTile      // the variant's MatMul8 tile over plain columns, or nil
 }
 
 type kqTile = func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
 
+type kqTilePairs = func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
+
 // kqTiles: the MatMul8 tiles of the table's variants, Q4_K then Q5_K.
-var kqTiles = map[string][2]kqTile{
+var kqTiles = map[string][2]kqTilePairs{
 	"avx2":       {q4kAVX2.matMul8, q5kAVX2.matMul8},
 	"avxvnni":    {q4kAVXVNNI.matMul8, q5kAVXVNNI.matMul8},
 	"avx512":     {q4kAVX512.matMul8, q5kAVX512.matMul8},
@@ -110,7 +112,7 @@ var kqQ4K = kqType[quant.BlockQ4K]{
 	dot:    func(o *Ops) func([]quant.BlockQ4K, []quant.BlockQ8K) float32 { return o.DotQ4K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ4K, []quant.BlockQ8K) { return o.MatVecQ4K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ4K },
-	mm8:    func(v string) kqTile { return kqTiles[v][0] },
+	mm8:    func(v string) kqTilePairs { return kqTiles[v][0] },
 	mm8x:   func(v string) kqTile { return kqTilesX[v][0] },
 }
 
@@ -119,7 +121,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	dot:    func(o *Ops) func([]quant.BlockQ5K, []quant.BlockQ8K) float32 { return o.DotQ5K },
 	matVec: func(o *Ops) func([]float32, []quant.BlockQ5K, []quant.BlockQ8K) { return o.MatVecQ5K },
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ5K },
-	mm8:    func(v string) kqTile { return kqTiles[v][1] },
+	mm8:    func(v string) kqTilePairs { return kqTiles[v][1] },
 	mm8x:   func(v string) kqTile { return kqTilesX[v][1] },
 }
 
@@ -194,7 +196,7 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 		pg := guarded(t, packed)
 		pb := bytes.Clone(quantBytes(pg))
 		out := guarded(t, kqFilled(7*ldd+rows))
-		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb)
+		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb, 0, nb*int(unsafe.Sizeof(amd64.Q8KPair{})), nil, amd64.KQFinish)
 		for i, got := range out {
 			if c, r := i/ldd, i%ldd; r >= rows {
 				if got != kqGuard {
@@ -261,6 +263,68 @@ func TestKQuantGuardPages(t *testing.T) {
 			kqGuardSweep(t, kqQ4K, v)
 			kqGuardSweep(t, kqQ5K, v)
 		})
+	}
+}
+
+// TestKQuantMatMulSegments runs kqKernels.matMul with the zmm MatMul8
+// tile taking rows in segments (of 1, 3 and 8 blocks, from rows of 2
+// blocks up; the tile carrying each row's sums from one segment to the
+// next) and in whole rows, over one panel and several, and compares every
+// element with the generic dot: 13 columns (an eight-column group, a
+// four-column one, a single column) and 17 (two eight-column groups),
+// random blocks and the extremes (every weight nibble and scale at its
+// maximum against activations of −128, and of 127).
+func TestKQuantMatMulSegments(t *testing.T) {
+	defer func(seg, whole, panel int) { kqSegBlocks, kqWholeBlocks, kqPanelBytes = seg, whole, panel }(kqSegBlocks, kqWholeBlocks, kqPanelBytes)
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, seg := range []int{1, 3, 8, 0} { // 0: whole rows
+		kqSegBlocks, kqWholeBlocks = max(seg, 1), 1
+		if seg == 0 {
+			kqWholeBlocks = math.MaxInt
+		}
+		for _, nb := range []int{1, 2, 3, 8, 9, 17, 33} {
+			for _, panelRows := range []int{2, 1 << 20} {
+				kqPanelBytes = panelRows * nb * 176
+				for rep := 0; rep < 3; rep++ {
+					const rows = 7
+					cols := []int{13, 17, 13}[rep]
+					x := randQ8K(r, cols*nb)
+					w4, w5 := randQ4K(r, rows*nb), randQ5K(r, rows*nb)
+					if rep > 0 {
+						v := []int8{-128, 127}[rep-1]
+						x = extremeQ8K(cols*nb, v)
+						for i := range w4 {
+							w4[i].Qs, w4[i].Scales = [128]byte(bytes.Repeat([]byte{0xff}, 128)), [12]byte(bytes.Repeat([]byte{0xff}, 12))
+							w5[i].Qs, w5[i].Qh, w5[i].Scales = [128]byte(bytes.Repeat([]byte{0xff}, 128)), [32]byte(bytes.Repeat([]byte{0xff}, 32)), [12]byte(bytes.Repeat([]byte{0xff}, 12))
+						}
+					}
+					for _, v := range kqAsmVariants() {
+						ldd := rows + 1
+						d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
+						v.Ops.MatMulQ4K(d4, ldd, w4, x, cols, nil)
+						v.Ops.MatMulQ5K(d5, ldd, w5, x, cols, nil)
+						for c := 0; c < cols; c++ {
+							for rr := 0; rr < ldd; rr++ {
+								g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
+								if rr == rows {
+									if g4 != kqGuard || g5 != kqGuard {
+										t.Fatalf("%s seg=%d nb=%d: wrote padding [%d,%d]", v.Name, seg, nb, c, rr)
+									}
+									continue
+								}
+								xc := x[c*nb : (c+1)*nb]
+								if want := dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xc); !sameBits(g4, want) {
+									t.Fatalf("%s seg=%d nb=%d panel=%d rep=%d: q4_K [%d,%d] = %v, generic %v", v.Name, seg, nb, panelRows, rep, c, rr, g4, want)
+								}
+								if want := dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xc); !sameBits(g5, want) {
+									t.Fatalf("%s seg=%d nb=%d panel=%d rep=%d: q5_K [%d,%d] = %v, generic %v", v.Name, seg, nb, panelRows, rep, c, rr, g5, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -98,17 +98,33 @@ func MatMul8Q4KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatMul8Q4KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 
-// MatMul8Q4KAVX512 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
-// column c) for r < rows and c < 8, where xp points at the eight activation
-// columns packed as four column pairs of nb Q8KPair each (pair p at element
-// p·nb). Each weight block is decoded once for the eight columns. Requires
-// AVX512F, AVX512BW, AVX512VL, F16C.
+// MatMul8Q4KAVX512 sets dst[c·ldd+r] = dotQ4KGeneric(row r, column c) for
+// r < rows and c < 8, over one segment of nb blocks of every row: row r's
+// segment starts at w + r·(nb·144 + wskip) bytes, and xp points at the
+// segment of the eight activation columns packed as four column pairs of
+// Q8KPair (pair p at xp + p·xstride bytes, its block b at + b·640). Each
+// weight block is decoded once for the eight columns.
+//
+// Each row keeps 128 float32 sums (the eight columns' lanes of acc and
+// accm). mode bit 0 (KQResume) starts them from acc[128r:][:128] instead
+// of zero; mode bit 1 (KQFinish) adds them up into dst, else they are
+// stored back into acc. A row computed in consecutive segments (KQFinish
+// on the last only, KQResume on all but the first) gets exactly the bits
+// of one pass over the row. It reads and writes acc[:128·rows] unless mode
+// is KQFinish alone (acc may then be nil). Requires AVX512F, AVX512BW,
+// AVX512VL, F16C.
 //
 //go:noescape
-func MatMul8Q4KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+func MatMul8Q4KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMul8Q4KAVX512VNNI is MatMul8Q4KAVX512 with VPDPWSSD. Requires AVX512F,
 // AVX512BW, AVX512VL, AVX512VNNI, F16C.
 //
 //go:noescape
-func MatMul8Q4KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+func MatMul8Q4KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
+
+// The mode bits of MatMul8Q4K* and MatMul8Q5K* (the zmm tiles).
+const (
+	KQResume = 1 // start from the sums in acc
+	KQFinish = 2 // sum into dst (else store the sums into acc)
+)

@@ -88,17 +88,15 @@ func MatMul8Q5KAVX2(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 //go:noescape
 func MatMul8Q5KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 
-// MatMul8Q5KAVX512 sets dst[c·ldd+r] = dotQ5KGeneric(w[r·nb:(r+1)·nb],
-// column c) for r < rows and c < 8, where xp points at the eight activation
-// columns packed as four column pairs of nb Q8KPair each (pair p at element
-// p·nb). Each weight block is decoded once for the eight columns. Requires
-// AVX512F, AVX512BW, AVX512VL, F16C.
+// MatMul8Q5KAVX512 is MatMul8Q4KAVX512 for Q5_K (176-byte blocks):
+// dst[c·ldd+r] = dotQ5KGeneric(row r, column c), with the same segments,
+// pairs and modes. Requires AVX512F, AVX512BW, AVX512VL, F16C.
 //
 //go:noescape
-func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMul8Q5KAVX512VNNI is MatMul8Q5KAVX512 with VPDPWSSD. Requires AVX512F,
 // AVX512BW, AVX512VL, AVX512VNNI, F16C.
 //
 //go:noescape
-func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)

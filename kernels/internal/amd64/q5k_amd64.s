@@ -3801,18 +3801,23 @@ matMul8Q5KAVXVNNI_ret:
 #define T2    Z31 // scratch
 #define ONE   Z28 // dword 1s (VPERMPS indices), then qh (Q5_K)
 
-// func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+// func MatMul8Q5KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
 // dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], column c) for r < rows and
-// c < 8, where xp holds the eight activation columns as four pairs in the
-// Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
-// + b·Q8KPair__size). One zmm register holds one sub-block of two columns,
-// so the int32 lanes need no folding, and one sub-block has one scale:
+// c < 8, over a segment of nb blocks of each row: row r's blocks start at w
+// + r·(nb·size + wskip) bytes; xp holds the eight activation columns as four
+// pairs in the Q8KPair layout (pair p at xp + p·xstride, block b of the
+// segment at + b·Q8KPair__size). One zmm register holds one sub-block of two
+// columns, so the int32 lanes need no folding, and one sub-block has one
+// scale:
 // VPMADDWD + VPADDD with the scale dword broadcast from the frame.
 // The frame holds the scale qwords (0..15) and the eight scale dwords
-// sc(j) | sc(j)<<16 (16..47).
+// sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+// sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
+// (KQFinish): sum them into dst, else store them back into acc. A row split
+// into segments so gets the bits of one pass over the whole row.
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
-TEXT ·MatMul8Q5KAVX512(SB), NOSPLIT, $48-48
+TEXT ·MatMul8Q5KAVX512(SB), NOSPLIT, $48-80
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+16(FP), WP
 	MOVQ            xp+24(FP), XROW
@@ -3820,13 +3825,15 @@ TEXT ·MatMul8Q5KAVX512(SB), NOSPLIT, $48-48
 	MOVQ            nb+40(FP), NB
 	TESTQ           ROWS, ROWS
 	JZ              matMul8Q5KAVX512_ret
-	IMUL3Q          $Q8KPair__size, NB, XS
+	MOVQ            xstride+56(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	VMOVDQU64       kqNib<>(SB), NIB
 	MOVL            $0xAA, AX
 	KMOVW           AX, K2
 
 matMul8Q5KAVX512_row:
+	TESTQ           $1, mode+72(FP)
+	JNZ             matMul8Q5KAVX512_resume
 	VPXORD          ACC0, ACC0, ACC0
 	VPXORD          ACCM0, ACCM0, ACCM0
 	VPXORD          ACC1, ACC1, ACC1
@@ -3835,6 +3842,18 @@ matMul8Q5KAVX512_row:
 	VPXORD          ACCM2, ACCM2, ACCM2
 	VPXORD          ACC3, ACC3, ACC3
 	VPXORD          ACCM3, ACCM3, ACCM3
+	JMP             matMul8Q5KAVX512_start
+matMul8Q5KAVX512_resume:
+	MOVQ            acc+64(FP), AX
+	VMOVUPS         0(AX), ACC0                    // pair 0's sums so far
+	VMOVUPS         64(AX), ACCM0
+	VMOVUPS         128(AX), ACC1                  // pair 1's sums so far
+	VMOVUPS         192(AX), ACCM1
+	VMOVUPS         256(AX), ACC2                  // pair 2's sums so far
+	VMOVUPS         320(AX), ACCM2
+	VMOVUPS         384(AX), ACC3                  // pair 3's sums so far
+	VMOVUPS         448(AX), ACCM3
+matMul8Q5KAVX512_start:
 	MOVQ            XROW, XP
 	MOVQ            NB, N
 	TESTQ           N, N
@@ -4054,6 +4073,19 @@ matMul8Q5KAVX512_block:
 	JNZ             matMul8Q5KAVX512_block
 
 matMul8Q5KAVX512_rowend:
+	TESTQ           $2, mode+72(FP)
+	JNZ             matMul8Q5KAVX512_finish
+	MOVQ            acc+64(FP), AX
+	VMOVUPS         ACC0, 0(AX)
+	VMOVUPS         ACCM0, 64(AX)
+	VMOVUPS         ACC1, 128(AX)
+	VMOVUPS         ACCM1, 192(AX)
+	VMOVUPS         ACC2, 256(AX)
+	VMOVUPS         ACCM2, 320(AX)
+	VMOVUPS         ACC3, 384(AX)
+	VMOVUPS         ACCM3, 448(AX)
+	JMP             matMul8Q5KAVX512_next
+matMul8Q5KAVX512_finish:
 	MOVQ            ldd+8(FP), AX
 	SHLQ            $2, AX
 	MOVQ            DST, R10
@@ -4145,6 +4177,9 @@ matMul8Q5KAVX512_rowend:
 	ADDQ            AX, R10
 	VMOVSS          X1, (R10)
 	ADDQ            AX, R10
+matMul8Q5KAVX512_next:
+	ADDQ            $512, acc+64(FP)               // the next row's sums (never read past the last)
+	ADDQ            wskip+48(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMul8Q5KAVX512_row
@@ -4221,19 +4256,24 @@ matMul8Q5KAVX512_ret:
 #define T2    Z31 // scratch
 #define ONE   Z28 // dword 1s (VPERMPS indices), then qh (Q5_K)
 
-// func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
+// func MatMul8Q5KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 //
 // dst[c·ldd + r] = dotQ5KGeneric(w[r·nb:(r+1)·nb], column c) for r < rows and
-// c < 8, where xp holds the eight activation columns as four pairs in the
-// Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
-// + b·Q8KPair__size). One zmm register holds one sub-block of two columns,
-// so the int32 lanes need no folding, and one sub-block has one scale:
+// c < 8, over a segment of nb blocks of each row: row r's blocks start at w
+// + r·(nb·size + wskip) bytes; xp holds the eight activation columns as four
+// pairs in the Q8KPair layout (pair p at xp + p·xstride, block b of the
+// segment at + b·Q8KPair__size). One zmm register holds one sub-block of two
+// columns, so the int32 lanes need no folding, and one sub-block has one
+// scale:
 // VPDPWSSD with the scale dword broadcast from the frame once per sub-block
 // (a register operand: the {1to16} memory form is slower, once per pair).
 // The frame holds the scale qwords (0..15) and the eight scale dwords
-// sc(j) | sc(j)<<16 (16..47).
+// sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+// sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
+// (KQFinish): sum them into dst, else store them back into acc. A row split
+// into segments so gets the bits of one pass over the whole row.
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
-TEXT ·MatMul8Q5KAVX512VNNI(SB), NOSPLIT, $48-48
+TEXT ·MatMul8Q5KAVX512VNNI(SB), NOSPLIT, $48-80
 	MOVQ            dst+0(FP), DST
 	MOVQ            w+16(FP), WP
 	MOVQ            xp+24(FP), XROW
@@ -4241,13 +4281,15 @@ TEXT ·MatMul8Q5KAVX512VNNI(SB), NOSPLIT, $48-48
 	MOVQ            nb+40(FP), NB
 	TESTQ           ROWS, ROWS
 	JZ              matMul8Q5KAVX512VNNI_ret
-	IMUL3Q          $Q8KPair__size, NB, XS
+	MOVQ            xstride+56(FP), XS
 	LEAQ            (XS)(XS*2), XS3
 	VMOVDQU64       kqNib<>(SB), NIB
 	MOVL            $0xAA, AX
 	KMOVW           AX, K2
 
 matMul8Q5KAVX512VNNI_row:
+	TESTQ           $1, mode+72(FP)
+	JNZ             matMul8Q5KAVX512VNNI_resume
 	VPXORD          ACC0, ACC0, ACC0
 	VPXORD          ACCM0, ACCM0, ACCM0
 	VPXORD          ACC1, ACC1, ACC1
@@ -4256,6 +4298,18 @@ matMul8Q5KAVX512VNNI_row:
 	VPXORD          ACCM2, ACCM2, ACCM2
 	VPXORD          ACC3, ACC3, ACC3
 	VPXORD          ACCM3, ACCM3, ACCM3
+	JMP             matMul8Q5KAVX512VNNI_start
+matMul8Q5KAVX512VNNI_resume:
+	MOVQ            acc+64(FP), AX
+	VMOVUPS         0(AX), ACC0                    // pair 0's sums so far
+	VMOVUPS         64(AX), ACCM0
+	VMOVUPS         128(AX), ACC1                  // pair 1's sums so far
+	VMOVUPS         192(AX), ACCM1
+	VMOVUPS         256(AX), ACC2                  // pair 2's sums so far
+	VMOVUPS         320(AX), ACCM2
+	VMOVUPS         384(AX), ACC3                  // pair 3's sums so far
+	VMOVUPS         448(AX), ACCM3
+matMul8Q5KAVX512VNNI_start:
 	MOVQ            XROW, XP
 	MOVQ            NB, N
 	TESTQ           N, N
@@ -4447,6 +4501,19 @@ matMul8Q5KAVX512VNNI_block:
 	JNZ             matMul8Q5KAVX512VNNI_block
 
 matMul8Q5KAVX512VNNI_rowend:
+	TESTQ           $2, mode+72(FP)
+	JNZ             matMul8Q5KAVX512VNNI_finish
+	MOVQ            acc+64(FP), AX
+	VMOVUPS         ACC0, 0(AX)
+	VMOVUPS         ACCM0, 64(AX)
+	VMOVUPS         ACC1, 128(AX)
+	VMOVUPS         ACCM1, 192(AX)
+	VMOVUPS         ACC2, 256(AX)
+	VMOVUPS         ACCM2, 320(AX)
+	VMOVUPS         ACC3, 384(AX)
+	VMOVUPS         ACCM3, 448(AX)
+	JMP             matMul8Q5KAVX512VNNI_next
+matMul8Q5KAVX512VNNI_finish:
 	MOVQ            ldd+8(FP), AX
 	SHLQ            $2, AX
 	MOVQ            DST, R10
@@ -4538,6 +4605,9 @@ matMul8Q5KAVX512VNNI_rowend:
 	ADDQ            AX, R10
 	VMOVSS          X1, (R10)
 	ADDQ            AX, R10
+matMul8Q5KAVX512VNNI_next:
+	ADDQ            $512, acc+64(FP)               // the next row's sums (never read past the last)
+	ADDQ            wskip+48(FP), WP               // the next row's segment
 	ADDQ            $4, DST
 	DECQ            ROWS
 	JNZ             matMul8Q5KAVX512VNNI_row

@@ -262,7 +262,7 @@ func (g *gen) text(name, frame, sig, doc string, v isa) {
 const (
 	sigVec = "(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)"
 	sigMul = "(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)"
-	sigM8  = "(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)"
+	sigM8  = "(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)"
 )
 
 func (g *gen) file() {
@@ -1008,27 +1008,42 @@ func (g *gen) matMul8(v isa) {
 	if v.vnni {
 		mac = "VPDPWSSD with the scale dword broadcast from the frame once per sub-block\n(a register operand: the {1to16} memory form is slower, once per pair)."
 	}
-	g.text(name, "$48-48", sigM8, fmt.Sprintf(`dst[c·ldd + r] = %s(w[r·nb:(r+1)·nb], column c) for r < rows and
-c < 8, where xp holds the eight activation columns as four pairs in the
-Q8KPair layout (pair p at xp + p·nb·Q8KPair__size, block b of the pair at
-+ b·Q8KPair__size). One zmm register holds one sub-block of two columns,
-so the int32 lanes need no folding, and one sub-block has one scale:
+	g.text(name, "$48-80", sigM8, fmt.Sprintf(`dst[c·ldd + r] = %s(w[r·nb:(r+1)·nb], column c) for r < rows and
+c < 8, over a segment of nb blocks of each row: row r's blocks start at w
++ r·(nb·size + wskip) bytes; xp holds the eight activation columns as four
+pairs in the Q8KPair layout (pair p at xp + p·xstride, block b of the
+segment at + b·Q8KPair__size). One zmm register holds one sub-block of two
+columns, so the int32 lanes need no folding, and one sub-block has one
+scale:
 %s
 The frame holds the scale qwords (0..15) and the eight scale dwords
-sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
+sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
+(KQFinish): sum them into dst, else store them back into acc. A row split
+into segments so gets the bits of one pass over the whole row.`, t.twin, mac), v)
 	g.args(true, "xp")
 	g.i("TESTQ", "ROWS, ROWS")
 	g.i("JZ", g.l("ret"))
-	g.i("IMUL3Q", "$Q8KPair__size, NB, XS")
+	g.i("MOVQ", "xstride+56(FP), XS")
 	g.i("LEAQ", "(XS)(XS*2), XS3")
 	g.i("VMOVDQU64", "kqNib<>(SB), NIB")
 	g.kmask("K2", "$0xAA", "KMOVW")
 	g.blank()
 	g.label("row")
+	g.i("TESTQ", "$1, mode+72(FP)")
+	g.i("JNZ", g.l("resume"))
 	for p := 0; p < 4; p++ {
 		g.i("VPXORD", fmt.Sprintf("ACC%d, ACC%d, ACC%d", p, p, p))
 		g.i("VPXORD", fmt.Sprintf("ACCM%d, ACCM%d, ACCM%d", p, p, p))
 	}
+	g.i("JMP", g.l("start"))
+	g.label("resume")
+	g.i("MOVQ", "acc+64(FP), AX")
+	for p := 0; p < 4; p++ {
+		g.ic("VMOVUPS", fmt.Sprintf("%d(AX), ACC%d", 128*p, p), fmt.Sprintf("pair %d's sums so far", p))
+		g.i("VMOVUPS", fmt.Sprintf("%d(AX), ACCM%d", 128*p+64, p))
+	}
+	g.label("start")
 	g.rowStart()
 	g.c("Decode the weight block once for eight columns.")
 	g.scales("WP", "0(SP)", "8(SP)")
@@ -1081,6 +1096,15 @@ sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
 		g.i("VADDPS", fmt.Sprintf("%s, ACCM%d, ACCM%d", pp, p, p))
 	}
 	g.blockEnd("$Q8KPair__size")
+	g.i("TESTQ", "$2, mode+72(FP)")
+	g.i("JNZ", g.l("finish"))
+	g.i("MOVQ", "acc+64(FP), AX")
+	for p := 0; p < 4; p++ {
+		g.i("VMOVUPS", fmt.Sprintf("ACC%d, %d(AX)", p, 128*p))
+		g.i("VMOVUPS", fmt.Sprintf("ACCM%d, %d(AX)", p, 128*p+64))
+	}
+	g.i("JMP", g.l("next"))
+	g.label("finish")
 	g.i("MOVQ", "ldd+8(FP), AX")
 	g.i("SHLQ", "$2, AX")
 	g.i("MOVQ", "DST, R10")
@@ -1094,6 +1118,9 @@ sc(j) | sc(j)<<16 (16..47).`, t.twin, mac), v)
 		g.i("VMOVSS", g.x("Q1")+", (R10)")
 		g.i("ADDQ", "AX, R10")
 	}
+	g.label("next")
+	g.ic("ADDQ", "$512, acc+64(FP)", "the next row's sums (never read past the last)")
+	g.ic("ADDQ", "wskip+48(FP), WP", "the next row's segment")
 	g.i("ADDQ", "$4, DST")
 	g.i("DECQ", "ROWS")
 	g.i("JNZ", g.l("row"))
