@@ -201,6 +201,9 @@ type q6kKernels struct {
 	mvi func(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 	mm  func(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 	seg int
+	// corr: mm reads q6kQuadCorr32's tables (the zmm VNNI tile), not
+	// q6kPairSums32's.
+	corr bool
 }
 
 func (k q6kKernels) dot(w []quant.BlockQ6K, x []quant.BlockQ8K) float32 {
@@ -241,6 +244,37 @@ var q6kChunkBytes = 1 << 20
 // q6kTableBytes is the size of a MatMulQ6K* table for four columns of nb
 // blocks: 256 bytes per (block, column).
 func q6kTableBytes(nb int) int { return nb * 4 * 256 }
+
+// tableBlock is how many bytes of k.mm's table one block of four columns
+// takes: 1024 (q6kPairSums32), or 512 (q6kQuadCorr32).
+func (k q6kKernels) tableBlock() int {
+	if k.corr {
+		return 4 * 128
+	}
+	return 4 * 256
+}
+
+// q6kQuadCorr32 fills t (nb·512 bytes) for the four columns of nb blocks at
+// x: at byte (4b+c)·128, for block b of column c, 64 int16 words −32·(y[4q]
+// + … + y[4q+3]) of its 64 quads q = 16r + i (r < 4, i < 16), word 2i+r
+// for r < 2 and 32 + 2i+(r−2) for r ≥ 2: dword i of each 64-byte half
+// pairs quad i of two 64-value registers, as MatMulQ6KAVX512VNNI adds them
+// (exact: |·| ≤ 16384 for any bytes).
+func q6kQuadCorr32(t []byte, x []quant.BlockQ8K, nb int) {
+	for c := 0; c < 4; c++ {
+		for b := 0; b < nb; b++ {
+			y := &x[c*nb+b].Qs
+			out := unsafe.Slice((*int16)(unsafe.Pointer(&t[(4*b+c)*128])), 64)
+			for r := 0; r < 4; r++ {
+				for i := 0; i < 16; i++ {
+					v := 64*r + 4*i
+					s := int16(y[v]) + int16(y[v+1]) + int16(y[v+2]) + int16(y[v+3])
+					out[32*(r/2)+2*i+r%2] = -32 * s
+				}
+			}
+		}
+	}
+}
 
 // q6kPairSums32 fills t (q6kTableBytes(nb) bytes) for the four columns of
 // nb blocks at x: at byte (4b+c)·256, the int16 pair sums 32·(y[2i] +
@@ -325,8 +359,9 @@ func q6kQuadSums32(t []byte, x []quant.BlockQ8K) {
 }
 
 // q6kSegZmm is the zmm tiles' segment (q6kKernels.seg): four columns of a
-// segment's Q8_K blocks, with their tables, take 548 bytes a block (8
-// blocks: 17.5 KB), so they stay in L1 while the rows of a chunk pass over
+// segment's Q8_K blocks, with their tables, take 548 bytes a block and
+// column (8 blocks: 17.5 KB; 420 bytes with the VNNI tile's smaller
+// tables), so they stay in L1 while the rows of a chunk pass over
 // them; rows of ffn_down's 8192 values (32 blocks, 70 KB) did not, and the
 // tile ran a third slower. The tile carries each row's lane sums from one
 // segment to the next, so the result keeps every bit. Rows of up to
@@ -357,7 +392,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	}
 	groups := cols / 4
 	left := cols - 4*groups
-	tb, qb := q6kTableBytes(nb), 0
+	tb, qb := nb*k.tableBlock(), 0
 	if k.mvt != nil && !k.inline(nb) {
 		qb = q6kQuadBytes(nb)
 	}
@@ -365,7 +400,11 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 	if n := groups*tb + left*qb; n > 0 {
 		t, owned := prep.bytes(n, func(t []byte) {
 			for g := 0; g < groups; g++ {
-				q6kPairSums32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+				if k.corr {
+					q6kQuadCorr32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+				} else {
+					q6kPairSums32(t[g*tb:(g+1)*tb], x[4*g*nb:], nb)
+				}
 			}
 			for c := 0; c < left && qb > 0; c++ {
 				q6kQuadSums32(t[groups*tb+c*qb:][:qb], x[(4*groups+c)*nb:][:nb])
@@ -408,7 +447,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 							mode |= amd64.Q6Finish
 						}
 						k.mm(&dst[c*ldd+r0+s0], ldd, unsafe.Pointer(&w[(r0+s0)*nb+b0]), unsafe.Pointer(&x[c*nb+b0]),
-							unsafe.Pointer(&tables[g*tb+b0*1024]), sn, bn, (nb-bn)*wsize, nb*xsize, ap, mode)
+							unsafe.Pointer(&tables[g*tb+b0*k.tableBlock()]), sn, bn, (nb-bn)*wsize, nb*xsize, ap, mode)
 					}
 				}
 			}

@@ -246,9 +246,9 @@ var (
 	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}
 	q6kAVXVNNI    = q6kKernels{mv: amd64.MatVecQ6KAVXVNNI, mm: amd64.MatMulQ6KAVXVNNI}
 	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, seg: q6kSegZmm}
-	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm}
+	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm, corr: true}
 	// The quad-sum matrix-vector kernel; the dot and the tile are avx512vnni's.
-	q6kAVX512VNNIGFNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mvt: amd64.MatVecQ6KAVX512VNNIGFNI, mvi: amd64.MatVecQ6KAVX512VNNIGFNIInline, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm}
+	q6kAVX512VNNIGFNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mvt: amd64.MatVecQ6KAVX512VNNIGFNI, mvi: amd64.MatVecQ6KAVX512VNNIGFNIInline, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm, corr: true}
 
 	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
 	// than a zmm tile on sign-extended words, see q8_0_amd64.s).

@@ -87,7 +87,13 @@ func MatMulQ6KAVXVNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, w
 func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
 // MatMulQ6KAVX512VNNI is MatMulQ6KAVX2 for CPUs with AVX-512 F, BW, VL and
-// VNNI.
+// VNNI, except for its tables: t holds, per block b of the segment and
+// column c at byte (4b+c)·128, the 64 int16 words −32·(y[4q] + … +
+// y[4q+3]) of that x block's quads (kernels.q6kQuadCorr32 fills it and
+// gives the order), and it reads t[:nb·512 bytes]. It adds them, times the
+// quads' scales, once per block and column (two VPDPWSSD) instead of
+// subtracting the pairs' sums before every product: 0.86–0.89 of the time
+// on Zen 5 (bench/results/2026-12-05-zen5-prefill/q6k-corr-*).
 //
 //go:noescape
 func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)

@@ -26,7 +26,10 @@
 // prepared once per product in MatMul, see kernels.q6kPairSums32), which
 // leaves the exact int16 pair sums of q·y (|·| ≤ 8192); VPMADDWD + VPADDD
 // (VNNI: VPDPWSSD) with the group scales as int16 words sums the pairs into
-// the lanes.
+// the lanes. The zmm VNNI MatMul tile skips the subtraction and adds the
+// −32·y part once per block and column instead: two VPDPWSSD of the
+// activations' quad sums (kernels.q6kQuadCorr32) against the block's scale
+// words (VPERMW by q6CorrIdx); the lanes get the same exact integers.
 //
 // MatVecQ6KAVX512VNNIGFNI takes a table of the activations' quad sums
 // −32·(y_4i + … + y_4i+3), prepared once per product (kernels.q6kQuadSums32),
@@ -147,6 +150,24 @@ DATA q6CntH<>+40(SB)/8, $0x0002000200020002
 DATA q6CntH<>+48(SB)/8, $0x0002000200020002
 DATA q6CntH<>+56(SB)/8, $0x0002000200020002
 GLOBL q6CntH<>(SB), RODATA|NOPTR, $64
+
+DATA q6CorrIdx<>+0(SB)/8, $0x0004000000040000
+DATA q6CorrIdx<>+8(SB)/8, $0x0004000000040000
+DATA q6CorrIdx<>+16(SB)/8, $0x0005000100050001
+DATA q6CorrIdx<>+24(SB)/8, $0x0005000100050001
+DATA q6CorrIdx<>+32(SB)/8, $0x0006000200060002
+DATA q6CorrIdx<>+40(SB)/8, $0x0006000200060002
+DATA q6CorrIdx<>+48(SB)/8, $0x0007000300070003
+DATA q6CorrIdx<>+56(SB)/8, $0x0007000300070003
+DATA q6CorrIdx<>+64(SB)/8, $0x000c0008000c0008
+DATA q6CorrIdx<>+72(SB)/8, $0x000c0008000c0008
+DATA q6CorrIdx<>+80(SB)/8, $0x000d0009000d0009
+DATA q6CorrIdx<>+88(SB)/8, $0x000d0009000d0009
+DATA q6CorrIdx<>+96(SB)/8, $0x000e000a000e000a
+DATA q6CorrIdx<>+104(SB)/8, $0x000e000a000e000a
+DATA q6CorrIdx<>+112(SB)/8, $0x000f000b000f000b
+DATA q6CorrIdx<>+120(SB)/8, $0x000f000b000f000b
+GLOBL q6CorrIdx<>(SB), RODATA|NOPTR, $128
 
 // func MatVecQ6KAVX2(dst *float32, w, x unsafe.Pointer, rows, nb int)
 //
@@ -2169,6 +2190,10 @@ matMulQ6KAVX512_ret:
 // float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
 // (q6Finish): sum the lanes into dst, else store them back into acc. A row
 // split into segments so gets the bits of one pass over the whole row.
+// This one reads other tables (kernels.q6kQuadCorr32: 128 bytes per block and
+// column, at (4b+c)·128): no VPSUBW; per block and column two VPDPWSSD add
+// Σ sc·(−32·(y_4i + … + y_4i+3)) over the quads of the block's four 64-value
+// registers into the lanes (words q6CorrIdx picks the scales).
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
 TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-88
@@ -2197,6 +2222,11 @@ TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-88
 #define SH0    Z23 // VPSHUFB: scale word i in lane i
 #define SH1    Z24 // VPSHUFB: scale word 4+i in lane i
 
+#define IDX0 Z25 // VPERMW: the scale words of registers 0, 1 (see q6CorrIdx)
+#define IDX1 Z26 // registers 2, 3
+#define SC0  Z27 // the block's scale words for its correction, registers 0, 1
+#define SC1  Z28 // registers 2, 3
+
 	MOVQ            dst+0(FP), DST
 	MOVQ            ldd+8(FP), LDDB
 	SHLQ            $2, LDDB
@@ -2212,6 +2242,8 @@ TEXT ·MatMulQ6KAVX512VNNI(SB), NOSPLIT, $0-88
 	VMOVDQU32       q6CntH<>(SB), CNTH
 	VMOVDQU32       q6ShufZ<>(SB), SH0
 	VMOVDQU32       q6ShufZ<>+64(SB), SH1
+	VMOVDQU32       q6CorrIdx<>(SB), IDX0
+	VMOVDQU32       q6CorrIdx<>+64(SB), IDX1
 	TESTQ           ROWS, ROWS
 	JZ              matMulQ6KAVX512VNNI_ret
 
@@ -2243,6 +2275,17 @@ matMulQ6KAVX512VNNI_block:
 	VPXORD          A2, A2, A2
 	VPXORD          A3, A3, A3
 	VPMOVSXBW       Q6SC(WP), Y16                  // the 16 scales as words
+	// The correction: A[i] += sc·(−32·quad sum) for the 64 quads, two VPDPWSSD a column.
+	VPERMW          SCW, IDX0, SC0
+	VPERMW          SCW, IDX1, SC1
+	VPDPWSSD        0(TP), SC0, A0                 // column 0: registers 0, 1
+	VPDPWSSD        64(TP), SC1, A0                // registers 2, 3
+	VPDPWSSD        128(TP), SC0, A1               // column 1: registers 0, 1
+	VPDPWSSD        192(TP), SC1, A1               // registers 2, 3
+	VPDPWSSD        256(TP), SC0, A2               // column 2: registers 0, 1
+	VPDPWSSD        320(TP), SC1, A2               // registers 2, 3
+	VPDPWSSD        384(TP), SC0, A3               // column 3: registers 0, 1
+	VPDPWSSD        448(TP), SC1, A3               // registers 2, 3
 	// half 0
 	VSHUFI32X4      $0x00, SCW, SCW, SCH
 	VMOVDQU64       Q6QL+0(WP), QL
@@ -2256,29 +2299,21 @@ matMulQ6KAVX512VNNI_block:
 	VPTERNLOGD      $0xf8, C30, T2, HI             // HI |= T2 & 0x30
 	VPSHUFB         SH0, SCH, S
 	VPMADDUBSW      YQ+0(XP), LO, P                // column 0: q6·y in pairs
-	VPSUBW          0(TP), P, P                    // minus 32·y in pairs
 	VPDPWSSD        P, S, A0
 	VPMADDUBSW      YQ+0(XP)(XS*1), LO, P          // column 1: q6·y in pairs
-	VPSUBW          256(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A1
 	VPMADDUBSW      YQ+0(XP)(XS*2), LO, P          // column 2: q6·y in pairs
-	VPSUBW          512(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A2
 	VPMADDUBSW      YQ+0(XP)(XS3*1), LO, P         // column 3: q6·y in pairs
-	VPSUBW          768(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A3
 	VPSHUFB         SH1, SCH, S
 	VPMADDUBSW      YQ+64(XP), HI, P               // column 0: q6·y in pairs
-	VPSUBW          64(TP), P, P                   // minus 32·y in pairs
 	VPDPWSSD        P, S, A0
 	VPMADDUBSW      YQ+64(XP)(XS*1), HI, P         // column 1: q6·y in pairs
-	VPSUBW          320(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A1
 	VPMADDUBSW      YQ+64(XP)(XS*2), HI, P         // column 2: q6·y in pairs
-	VPSUBW          576(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A2
 	VPMADDUBSW      YQ+64(XP)(XS3*1), HI, P        // column 3: q6·y in pairs
-	VPSUBW          832(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A3
 	// half 1
 	VSHUFI32X4      $0x55, SCW, SCW, SCH
@@ -2293,29 +2328,21 @@ matMulQ6KAVX512VNNI_block:
 	VPTERNLOGD      $0xf8, C30, T2, HI             // HI |= T2 & 0x30
 	VPSHUFB         SH0, SCH, S
 	VPMADDUBSW      YQ+128(XP), LO, P              // column 0: q6·y in pairs
-	VPSUBW          128(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A0
 	VPMADDUBSW      YQ+128(XP)(XS*1), LO, P        // column 1: q6·y in pairs
-	VPSUBW          384(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A1
 	VPMADDUBSW      YQ+128(XP)(XS*2), LO, P        // column 2: q6·y in pairs
-	VPSUBW          640(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A2
 	VPMADDUBSW      YQ+128(XP)(XS3*1), LO, P       // column 3: q6·y in pairs
-	VPSUBW          896(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A3
 	VPSHUFB         SH1, SCH, S
 	VPMADDUBSW      YQ+192(XP), HI, P              // column 0: q6·y in pairs
-	VPSUBW          192(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A0
 	VPMADDUBSW      YQ+192(XP)(XS*1), HI, P        // column 1: q6·y in pairs
-	VPSUBW          448(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A1
 	VPMADDUBSW      YQ+192(XP)(XS*2), HI, P        // column 2: q6·y in pairs
-	VPSUBW          704(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A2
 	VPMADDUBSW      YQ+192(XP)(XS3*1), HI, P       // column 3: q6·y in pairs
-	VPSUBW          960(TP), P, P                  // minus 32·y in pairs
 	VPDPWSSD        P, S, A3
 	VPBROADCASTW    blockQ6K_d(WP), X13
 	VCVTPH2PS       X13, Y13                       // f16(d)
@@ -2349,7 +2376,7 @@ matMulQ6KAVX512VNNI_block:
 	VADDPS          Y7, Y3, Y3
 	ADDQ            $blockQ6K__size, WP
 	ADDQ            $blockQ8K__size, XP
-	ADDQ            $1024, TP
+	ADDQ            $512, TP
 	DECQ            N
 	JNZ             matMulQ6KAVX512VNNI_block
 
@@ -2431,4 +2458,9 @@ matMulQ6KAVX512VNNI_ret:
 #undef CNTH
 #undef SH0
 #undef SH1
+
+#undef IDX0
+#undef IDX1
+#undef SC0
+#undef SC1
 

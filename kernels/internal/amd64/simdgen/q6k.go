@@ -32,7 +32,10 @@ func q6File(g *gen) {
 // prepared once per product in MatMul, see kernels.q6kPairSums32), which
 // leaves the exact int16 pair sums of q·y (|·| ≤ 8192); VPMADDWD + VPADDD
 // (VNNI: VPDPWSSD) with the group scales as int16 words sums the pairs into
-// the lanes.
+// the lanes. The zmm VNNI MatMul tile skips the subtraction and adds the
+// −32·y part once per block and column instead: two VPDPWSSD of the
+// activations' quad sums (kernels.q6kQuadCorr32) against the block's scale
+// words (VPERMW by q6CorrIdx); the lanes get the same exact integers.
 //
 // MatVecQ6KAVX512VNNIGFNI takes a table of the activations' quad sums
 // −32·(y_4i + … + y_4i+3), prepared once per product (kernels.q6kQuadSums32),
@@ -104,6 +107,7 @@ func q6File(g *gen) {
 	// high (2, 3) 64-value registers: << 4 | << 2, and >> 0 | >> 2.
 	g.data("q6CntL", append(rep(0x00040004, 8), rep(0x00020002, 8)...))
 	g.data("q6CntH", append(rep(0, 8), rep(0x00020002, 8)...))
+	q6CorrData(g)
 	for _, v := range allISAs {
 		g.v = v
 		q6MatVec(g)
@@ -536,6 +540,11 @@ func q6MatVecEnd(g *gen, tp string) {
 // q6MatMul writes MatMulQ6K<isa>: rows weight rows against four columns.
 func q6MatMul(g *gen) {
 	v := g.v
+	// corr: the zmm VNNI tile takes −32·Σy per quad as a correction added
+	// once per block and column (two VPDPWSSD from a table of the quads'
+	// sums, against the block's scale words permuted to match) instead of
+	// a VPSUBW of the pairs' sums before every product.
+	corr := v.zmm && v.vnni
 	g.text("MatMulQ6K"+v.name, "$0-88", "(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)", `
 dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
 over a segment of nb blocks of each row: row r's blocks start at w +
@@ -544,7 +553,7 @@ the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
 and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
 float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
 (q6Finish): sum the lanes into dst, else store them back into acc. A row
-split into segments so gets the bits of one pass over the whole row.`)
+split into segments so gets the bits of one pass over the whole row.`+q6CorrDoc(corr))
 	if v.zmm {
 		g.named(
 			reg{"ACC0", 0, "float sums, column 0 (ymm)"},
@@ -572,6 +581,13 @@ split into segments so gets the bits of one pass over the whole row.`)
 			reg{"SH0", 23, "VPSHUFB: scale word i in lane i"},
 			reg{"SH1", 24, "VPSHUFB: scale word 4+i in lane i"},
 		)
+		if corr {
+			g.p("#define IDX0 Z25 // VPERMW: the scale words of registers 0, 1 (see q6CorrIdx)")
+			g.p("#define IDX1 Z26 // registers 2, 3")
+			g.p("#define SC0  Z27 // the block's scale words for its correction, registers 0, 1")
+			g.p("#define SC1  Z28 // registers 2, 3")
+			g.blank()
+		}
 	} else {
 		g.named(
 			reg{"ACC0", 0, "float sums, column 0"},
@@ -603,6 +619,10 @@ split into segments so gets the bits of one pass over the whole row.`)
 	g.i("LEAQ", "(XS)(XS*2), XS3")
 	if v.zmm {
 		q6Consts(g, true)
+	}
+	if corr {
+		g.i("VMOVDQU32", "q6CorrIdx<>(SB), IDX0")
+		g.i("VMOVDQU32", "q6CorrIdx<>+64(SB), IDX1")
 	}
 	g.i("TESTQ", "ROWS, ROWS")
 	g.jmp("JZ", "ret")
@@ -649,7 +669,9 @@ split into segments so gets the bits of one pass over the whole row.`)
 		for c := 0; c < 4; c++ {
 			a := fmt.Sprint("A", c)
 			g.ic("VPMADDUBSW", col(c, fmt.Sprintf("YQ+%d", yoff))+", "+q+", P", fmt.Sprintf("column %d: q6·y in pairs", c))
-			g.ic("VPSUBW", fmt.Sprintf("%d(TP), P, P", toff+256*c), "minus 32·y in pairs")
+			if !corr {
+				g.ic("VPSUBW", fmt.Sprintf("%d(TP), P, P", toff+256*c), "minus 32·y in pairs")
+			}
 			if !v.vnni && first {
 				g.i("VPMADDWD", s+", P, "+a)
 			} else {
@@ -660,6 +682,16 @@ split into segments so gets the bits of one pass over the whole row.`)
 	}
 	if v.zmm {
 		g.ic("VPMOVSXBW", "Q6SC(WP), "+g.y("SCW"), "the 16 scales as words")
+		if corr {
+			g.c("The correction: A[i] += sc·(−32·quad sum) for the 64 quads, two VPDPWSSD a column.")
+			g.i("VPERMW", "SCW, IDX0, SC0")
+			g.i("VPERMW", "SCW, IDX1, SC1")
+			for c := 0; c < 4; c++ {
+				a := fmt.Sprint("A", c)
+				g.ic("VPDPWSSD", fmt.Sprintf("%d(TP), SC0, %s", 128*c, a), fmt.Sprintf("column %d: registers 0, 1", c))
+				g.ic("VPDPWSSD", fmt.Sprintf("%d(TP), SC1, %s", 128*c+64, a), "registers 2, 3")
+			}
+		}
 		for h := 0; h < 2; h++ {
 			g.c("half %d", h)
 			q6Scales(g, h)
@@ -693,7 +725,11 @@ split into segments so gets the bits of one pass over the whole row.`)
 	}
 	g.i("ADDQ", "$blockQ6K__size, WP")
 	g.i("ADDQ", "$blockQ8K__size, XP")
-	g.i("ADDQ", "$1024, TP")
+	if corr {
+		g.i("ADDQ", "$512, TP")
+	} else {
+		g.i("ADDQ", "$1024, TP")
+	}
 	g.i("DECQ", "N")
 	g.jmp("JNZ", "block")
 	g.blank()
@@ -727,6 +763,39 @@ split into segments so gets the bits of one pass over the whole row.`)
 	g.jmp("JNZ", "row")
 	g.blank()
 	g.end()
+	if corr {
+		for _, r := range []string{"IDX0", "IDX1", "SC0", "SC1"} {
+			g.p("#undef %s", r)
+		}
+		g.blank()
+	}
+}
+
+// q6CorrDoc is the MatMul doc's note on the correction tables (corr).
+func q6CorrDoc(corr bool) string {
+	if !corr {
+		return ""
+	}
+	return `
+This one reads other tables (kernels.q6kQuadCorr32: 128 bytes per block and
+column, at (4b+c)·128): no VPSUBW; per block and column two VPDPWSSD add
+Σ sc·(−32·(y_4i + … + y_4i+3)) over the quads of the block's four 64-value
+registers into the lanes (words q6CorrIdx picks the scales).`
+}
+
+// q6CorrData writes q6CorrIdx: the VPERMW indices of the correction's scale
+// words. Quad i (i < 16) of 64-value register r (r < 4: value 64r+4i) is in
+// group 4r + i/4 of the block; dword i of the first table register pairs
+// registers 0 and 1 (words 4·0 + i/4, 4·1 + i/4), of the second 2 and 3.
+func q6CorrData(g *gen) {
+	var w []uint32
+	for half := 0; half < 2; half++ {
+		for i := 0; i < 16; i++ {
+			lo, hi := uint32(4*(2*half)+i/4), uint32(4*(2*half+1)+i/4)
+			w = append(w, lo|hi<<16)
+		}
+	}
+	g.data("q6CorrIdx", w)
 }
 
 // q6DecodeYMem is q6DecodeY with the masks from memory and P as scratch
