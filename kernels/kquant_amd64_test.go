@@ -4,6 +4,7 @@ package kernels
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -299,30 +300,40 @@ func TestKQuantMatMulSegments(t *testing.T) {
 						}
 					}
 					for _, v := range kqAsmVariants() {
-						ldd := rows + 1
-						d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
-						v.Ops.MatMulQ4K(d4, ldd, w4, x, cols, nil)
-						v.Ops.MatMulQ5K(d5, ldd, w5, x, cols, nil)
-						for c := 0; c < cols; c++ {
-							for rr := 0; rr < ldd; rr++ {
-								g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
-								if rr == rows {
-									if g4 != kqGuard || g5 != kqGuard {
-										t.Fatalf("%s seg=%d nb=%d: wrote padding [%d,%d]", v.Name, seg, nb, c, rr)
-									}
-									continue
-								}
-								xc := x[c*nb : (c+1)*nb]
-								if want := dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xc); !sameBits(g4, want) {
-									t.Fatalf("%s seg=%d nb=%d panel=%d rep=%d: q4_K [%d,%d] = %v, generic %v", v.Name, seg, nb, panelRows, rep, c, rr, g4, want)
-								}
-								if want := dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xc); !sameBits(g5, want) {
-									t.Fatalf("%s seg=%d nb=%d panel=%d rep=%d: q5_K [%d,%d] = %v, generic %v", v.Name, seg, nb, panelRows, rep, c, rr, g5, want)
-								}
-							}
-						}
+						kqCheckMatMuls(t, fmt.Sprintf("%s seg=%d nb=%d panel=%d rep=%d", v.Name, seg, nb, panelRows, rep), v.Ops, w4, w5, x, rows, cols)
 					}
 				}
+			}
+		}
+	}
+}
+
+// kqCheckMatMuls runs ops' MatMulQ4K and MatMulQ5K on w4, w5 (rows rows)
+// times x (cols columns) into a result with a padding row and compares
+// every element with the generic dot, bit for bit, and the padding with
+// kqGuard.
+func kqCheckMatMuls(t *testing.T, what string, ops Ops, w4 []quant.BlockQ4K, w5 []quant.BlockQ5K, x []quant.BlockQ8K, rows, cols int) {
+	t.Helper()
+	nb := len(x) / cols
+	ldd := rows + 1
+	d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
+	ops.MatMulQ4K(d4, ldd, w4, x, cols, nil)
+	ops.MatMulQ5K(d5, ldd, w5, x, cols, nil)
+	for c := 0; c < cols; c++ {
+		for rr := 0; rr < ldd; rr++ {
+			g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
+			if rr == rows {
+				if g4 != kqGuard || g5 != kqGuard {
+					t.Fatalf("%s: wrote padding [%d,%d]", what, c, rr)
+				}
+				continue
+			}
+			xc := x[c*nb : (c+1)*nb]
+			if want := dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xc); !sameBits(g4, want) {
+				t.Fatalf("%s: q4_K [%d,%d] = %v, generic %v", what, c, rr, g4, want)
+			}
+			if want := dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xc); !sameBits(g5, want) {
+				t.Fatalf("%s: q5_K [%d,%d] = %v, generic %v", what, c, rr, g5, want)
 			}
 		}
 	}
@@ -340,28 +351,7 @@ func TestKQuantMatMulPanels(t *testing.T) {
 	for _, panelRows := range []int{1, 3, 4, rows, rows + 1} {
 		kqPanelBytes = panelRows * nb * 176 // at least panelRows rows of either type
 		for _, v := range kqAsmVariants() {
-			const ldd = rows + 1
-			d4, d5 := kqFilled(cols*ldd), kqFilled(cols*ldd)
-			v.Ops.MatMulQ4K(d4, ldd, w4, x, cols, nil)
-			v.Ops.MatMulQ5K(d5, ldd, w5, x, cols, nil)
-			for c := 0; c < cols; c++ {
-				for rr := 0; rr < ldd; rr++ {
-					g4, g5 := d4[c*ldd+rr], d5[c*ldd+rr]
-					if rr == rows {
-						if g4 != kqGuard || g5 != kqGuard {
-							t.Fatalf("%s panel=%d: wrote padding [%d,%d]", v.Name, panelRows, c, rr)
-						}
-						continue
-					}
-					xc := x[c*nb : (c+1)*nb]
-					if want := dotQ4KGeneric(w4[rr*nb:(rr+1)*nb], xc); !sameBits(g4, want) {
-						t.Fatalf("%s panel=%d: q4_K [%d,%d] = %v, generic %v", v.Name, panelRows, c, rr, g4, want)
-					}
-					if want := dotQ5KGeneric(w5[rr*nb:(rr+1)*nb], xc); !sameBits(g5, want) {
-						t.Fatalf("%s panel=%d: q5_K [%d,%d] = %v, generic %v", v.Name, panelRows, c, rr, g5, want)
-					}
-				}
-			}
+			kqCheckMatMuls(t, fmt.Sprintf("%s panel=%d", v.Name, panelRows), v.Ops, w4, w5, x, rows, cols)
 		}
 	}
 }
