@@ -174,9 +174,12 @@ var kqPanelBytes = 512 << 10
 // the panel's rows pass over them. Longer segments did not: rows of 8192
 // values (32 blocks, 80 KB) read them from L2, and with them replaced by a
 // register the tile took 0.72 of its time there (0.90 on rows of 4096;
-// bench/results/2026-12-05-zen5-prefill/knock-raw.txt). The tile carries a
-// row's sums from one segment to the next, so the result keeps every bit.
-// (Variables so that a test can shrink them.)
+// bench/results/2026-12-05-zen5-prefill/knock-raw.txt); in segments of 8
+// they took 0.89 of the time. Rows of 16 blocks (40 KB) measured the same
+// whole or in segments with Zen 5's 48 KiB of L1 (kq-segments-*); they are
+// split too, for the CPUs with 32 KiB. The tile carries a row's sums from
+// one segment to the next, so the result keeps every bit. (Variables so
+// that a test can shrink them.)
 var (
 	kqSegBlocks   = 8
 	kqWholeBlocks = 8
