@@ -236,16 +236,11 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 		for ; c < c8; c += 8 {
 			for b0 := 0; b0 < nb; b0 += seg {
 				bn := min(seg, nb-b0)
-				mode, ap := amd64.KQFinish, (*float32)(nil)
+				var ap *float32 // nil for whole rows (SegFinish alone)
 				if bn < nb {
-					mode, ap = 0, &acc[0]
-					if b0 > 0 {
-						mode |= amd64.KQResume
-					}
-					if b0+bn == nb {
-						mode |= amd64.KQFinish
-					}
+					ap = &acc[0]
 				}
+				mode := segMode(b0, bn, nb)
 				k.matMul8(&dst[c*ldd+r0], ldd, unsafe.Pointer(&w[r0*nb+b0]), unsafe.Pointer(&pairs[c/2*nb+b0]), pr, bn, (nb-bn)*wsize, xstride, ap, mode)
 			}
 		}
@@ -262,6 +257,20 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 		}
 	}
 	canonNaNColsAVX2(dst, ldd, rows, cols)
+}
+
+// segMode is the mode of a segmented tile's call (amd64.SegResume,
+// SegFinish) on blocks [b0, b0+bn) of rows of nb blocks: resume after the
+// first segment, finish on the last. Whole rows (b0 = 0, bn = nb) are
+// SegFinish alone. The Q6_K and the zmm Q4_K/Q5_K drivers share it.
+func segMode(b0, bn, nb int) (mode int) {
+	if b0 > 0 {
+		mode |= amd64.SegResume
+	}
+	if b0+bn == nb {
+		mode |= amd64.SegFinish
+	}
+	return mode
 }
 
 // kqPackPairs writes activation columns 2p and 2p+1 (of nb blocks each, at

@@ -197,7 +197,7 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 		pg := guarded(t, packed)
 		pb := bytes.Clone(quantBytes(pg))
 		out := guarded(t, kqFilled(7*ldd+rows))
-		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb, 0, nb*int(unsafe.Sizeof(amd64.Q8KPair{})), nil, amd64.KQFinish)
+		mm8(&out[0], ldd, unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb, 0, nb*int(unsafe.Sizeof(amd64.Q8KPair{})), nil, amd64.SegFinish)
 		for i, got := range out {
 			if c, r := i/ldd, i%ldd; r >= rows {
 				if got != kqGuard {

@@ -9,7 +9,6 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/corelane/corelane/internal/scratch"
-	"github.com/corelane/corelane/kernels/internal/amd64"
 	"github.com/corelane/corelane/quant"
 )
 
@@ -241,10 +240,6 @@ func (k q6kKernels) matVec(dst []float32, w []quant.BlockQ6K, x []quant.BlockQ8K
 // it. (A variable so that a test can make chunks tiny.)
 var q6kChunkBytes = 1 << 20
 
-// q6kTableBytes is the size of a MatMulQ6K* table for four columns of nb
-// blocks: 256 bytes per (block, column).
-func q6kTableBytes(nb int) int { return nb * 4 * 256 }
-
 // tableBlock is how many bytes of k.mm's table one block of four columns
 // takes: 1024 (q6kPairSums32), or 512 (q6kQuadCorr32).
 func (k q6kKernels) tableBlock() int {
@@ -276,7 +271,7 @@ func q6kQuadCorr32(t []byte, x []quant.BlockQ8K, nb int) {
 	}
 }
 
-// q6kPairSums32 fills t (q6kTableBytes(nb) bytes) for the four columns of
+// q6kPairSums32 fills t (nb·1024 bytes) for the four columns of
 // nb blocks at x: at byte (4b+c)·256, the int16 pair sums 32·(y[2i] +
 // y[2i+1]) of block b of column c, i < 128 (exact: |·| ≤ 8192 for any bytes).
 func q6kPairSums32(t []byte, x []quant.BlockQ8K, nb int) {
@@ -439,13 +434,7 @@ func (k q6kKernels) matMul(dst []float32, ldd int, w []quant.BlockQ6K, x []quant
 					sn := min(pass, n-s0)
 					for b0 := 0; b0 < nb; b0 += seg {
 						bn := min(seg, nb-b0)
-						mode := 0
-						if b0 > 0 {
-							mode |= amd64.Q6Resume
-						}
-						if b0+bn == nb {
-							mode |= amd64.Q6Finish
-						}
+						mode := segMode(b0, bn, nb)
 						k.mm(&dst[c*ldd+r0+s0], ldd, unsafe.Pointer(&w[(r0+s0)*nb+b0]), unsafe.Pointer(&x[c*nb+b0]),
 							unsafe.Pointer(&tables[g*tb+b0*k.tableBlock()]), sn, bn, (nb-bn)*wsize, nb*xsize, ap, mode)
 					}

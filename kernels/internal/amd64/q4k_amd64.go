@@ -106,12 +106,12 @@ func MatMul8Q4KAVXVNNI(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 // weight block is decoded once for the eight columns.
 //
 // Each row keeps 128 float32 sums (the eight columns' lanes of acc and
-// accm). mode bit 0 (KQResume) starts them from acc[128r:][:128] instead
-// of zero; mode bit 1 (KQFinish) adds them up into dst, else they are
-// stored back into acc. A row computed in consecutive segments (KQFinish
-// on the last only, KQResume on all but the first) gets exactly the bits
+// accm). mode bit 0 (SegResume) starts them from acc[128r:][:128] instead
+// of zero; mode bit 1 (SegFinish) adds them up into dst, else they are
+// stored back into acc. A row computed in consecutive segments (SegFinish
+// on the last only, SegResume on all but the first) gets exactly the bits
 // of one pass over the row. It reads and writes acc[:128·rows] unless mode
-// is KQFinish alone (acc may then be nil). Requires AVX512F, AVX512BW,
+// is SegFinish alone (acc may then be nil). Requires AVX512F, AVX512BW,
 // AVX512VL, F16C.
 //
 //go:noescape
@@ -122,9 +122,3 @@ func MatMul8Q4KAVX512(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wsk
 //
 //go:noescape
 func MatMul8Q4KAVX512VNNI(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
-
-// The mode bits of MatMul8Q4K* and MatMul8Q5K* (the zmm tiles).
-const (
-	KQResume = 1 // start from the sums in acc
-	KQFinish = 2 // sum into dst (else store the sums into acc)
-)

@@ -3812,9 +3812,9 @@ matMul8Q5KAVXVNNI_ret:
 // scale:
 // VPMADDWD + VPADDD with the scale dword broadcast from the frame.
 // The frame holds the scale qwords (0..15) and the eight scale dwords
-// sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+// sc(j) | sc(j)<<16 (16..47). mode bit 0 (SegResume): start each row's float
 // sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
-// (KQFinish): sum them into dst, else store them back into acc. A row split
+// (SegFinish): sum them into dst, else store them back into acc. A row split
 // into segments so gets the bits of one pass over the whole row.
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
 TEXT ·MatMul8Q5KAVX512(SB), NOSPLIT, $48-80
@@ -4268,9 +4268,9 @@ matMul8Q5KAVX512_ret:
 // VPDPWSSD with the scale dword broadcast from the frame once per sub-block
 // (a register operand: the {1to16} memory form is slower, once per pair).
 // The frame holds the scale qwords (0..15) and the eight scale dwords
-// sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+// sc(j) | sc(j)<<16 (16..47). mode bit 0 (SegResume): start each row's float
 // sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
-// (KQFinish): sum them into dst, else store them back into acc. A row split
+// (SegFinish): sum them into dst, else store them back into acc. A row split
 // into segments so gets the bits of one pass over the whole row.
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, F16C
 TEXT ·MatMul8Q5KAVX512VNNI(SB), NOSPLIT, $48-80

@@ -64,14 +64,14 @@ func MatVecQ6KAVX512VNNIGFNIInline(dst *float32, w, x unsafe.Pointer, rows, nb, 
 // block's quants y (kernels.q6kPairSums32 fills it).
 //
 // Each (row, column) keeps eight float32 lane sums. mode bit 0
-// (Q6Resume) starts them from acc[32r+8c:][:8] instead of zero; mode bit 1
-// (Q6Finish) adds them up into dst, else they are stored back into acc. A
-// row computed in consecutive segments (Q6Finish on the last only, Q6Resume
+// (SegResume) starts them from acc[32r+8c:][:8] instead of zero; mode bit 1
+// (SegFinish) adds them up into dst, else they are stored back into acc. A
+// row computed in consecutive segments (SegFinish on the last only, SegResume
 // on all but the first) gets exactly the bits of one pass over the row.
 //
 // It reads those rows' segments, x's four columns' segments, t[:nb·1024
-// bytes] and, with Q6Resume, acc[:32·rows]; it writes dst's 4·rows
-// elements (Q6Finish) or acc[:32·rows]. It needs AVX2 and F16C.
+// bytes] and, with SegResume, acc[:32·rows]; it writes dst's 4·rows
+// elements (SegFinish) or acc[:32·rows]. It needs AVX2 and F16C.
 //
 //go:noescape
 func MatMulQ6KAVX2(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
@@ -98,8 +98,10 @@ func MatMulQ6KAVX512(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, ws
 //go:noescape
 func MatMulQ6KAVX512VNNI(dst *float32, ldd int, w, x, t unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 
-// The mode bits of MatMulQ6K*.
+// The mode bits of the tiles that take rows in segments (MatMulQ6K* and
+// the zmm MatMul8Q4K*, MatMul8Q5K*): a row's sums carried from one call to
+// the next.
 const (
-	Q6Resume = 1 // start from the lane sums in acc
-	Q6Finish = 2 // sum the lanes into dst (else store them into acc)
+	SegResume = 1 // start from the sums in acc
+	SegFinish = 2 // sum them into dst (else store them into acc)
 )

@@ -1245,9 +1245,9 @@ matVecQ6KAVX512VNNIGFNIInline_ret:
 // over a segment of nb blocks of each row: row r's blocks start at w +
 // r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
 // the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
-// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// and column, at (4b+c)·256). mode bit 0 (SegResume): start each row's eight
 // float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
-// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// (SegFinish): sum the lanes into dst, else store them back into acc. A row
 // split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX2, F16C
@@ -1587,9 +1587,9 @@ matMulQ6KAVX2_ret:
 // over a segment of nb blocks of each row: row r's blocks start at w +
 // r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
 // the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
-// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// and column, at (4b+c)·256). mode bit 0 (SegResume): start each row's eight
 // float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
-// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// (SegFinish): sum the lanes into dst, else store them back into acc. A row
 // split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX2, AVX-VNNI, F16C
@@ -1905,9 +1905,9 @@ matMulQ6KAVXVNNI_ret:
 // over a segment of nb blocks of each row: row r's blocks start at w +
 // r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
 // the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
-// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// and column, at (4b+c)·256). mode bit 0 (SegResume): start each row's eight
 // float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
-// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// (SegFinish): sum the lanes into dst, else store them back into acc. A row
 // split into segments so gets the bits of one pass over the whole row.
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, F16C
@@ -2186,9 +2186,9 @@ matMulQ6KAVX512_ret:
 // over a segment of nb blocks of each row: row r's blocks start at w +
 // r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
 // the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
-// and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+// and column, at (4b+c)·256). mode bit 0 (SegResume): start each row's eight
 // float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
-// (q6Finish): sum the lanes into dst, else store them back into acc. A row
+// (SegFinish): sum the lanes into dst, else store them back into acc. A row
 // split into segments so gets the bits of one pass over the whole row.
 // This one reads other tables (kernels.q6kQuadCorr32: 128 bytes per block and
 // column, at (4b+c)·128): no VPSUBW; per block and column two VPDPWSSD add

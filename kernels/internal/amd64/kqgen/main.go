@@ -1017,9 +1017,9 @@ columns, so the int32 lanes need no folding, and one sub-block has one
 scale:
 %s
 The frame holds the scale qwords (0..15) and the eight scale dwords
-sc(j) | sc(j)<<16 (16..47). mode bit 0 (KQResume): start each row's float
+sc(j) | sc(j)<<16 (16..47). mode bit 0 (SegResume): start each row's float
 sums (ACC0..3, ACCM0..3) from acc[128r:128r+128] instead of zero; bit 1
-(KQFinish): sum them into dst, else store them back into acc. A row split
+(SegFinish): sum them into dst, else store them back into acc. A row split
 into segments so gets the bits of one pass over the whole row.`, t.twin, mac), v)
 	g.args(true, "xp")
 	g.i("TESTQ", "ROWS, ROWS")

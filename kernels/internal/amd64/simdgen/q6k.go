@@ -550,9 +550,9 @@ dst[c·ldd + r] = dot(row r of w, column c of x) for r < rows and c < 4,
 over a segment of nb blocks of each row: row r's blocks start at w +
 r·(nb·size + wskip) bytes, column c's at x + c·xstride bytes, and t holds
 the segment's pair-sum tables (kernels.q6kPairSums32: 256 bytes per block
-and column, at (4b+c)·256). mode bit 0 (q6Resume): start each row's eight
+and column, at (4b+c)·256). mode bit 0 (SegResume): start each row's eight
 float lane sums per column from acc[32r:32r+32] instead of zero; bit 1
-(q6Finish): sum the lanes into dst, else store them back into acc. A row
+(SegFinish): sum the lanes into dst, else store them back into acc. A row
 split into segments so gets the bits of one pass over the whole row.`+q6CorrDoc(corr))
 	if v.zmm {
 		g.named(
