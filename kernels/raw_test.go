@@ -253,6 +253,11 @@ func rawShapesFor(blockVals int, short bool) rawShapes {
 	if blockVals == 32 {
 		s.nbs = []int{1, 2, 3, 4, 5, 8, 9, 17}
 	}
+	if blockVals == 256 {
+		// 9 blocks: the zmm Q4_K/Q5_K MatMul8 tile takes rows longer than
+		// kqWholeBlocks (8) in two segments, the second resuming the first.
+		s.nbs = append(s.nbs, 9)
+	}
 	if short {
 		s.nbs = s.nbs[:2]
 		if blockVals == 256 {

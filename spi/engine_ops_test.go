@@ -465,7 +465,7 @@ func TestEngineOpsZeroAllocs(t *testing.T) {
 // then the correctly rounded square root), bit for bit: 1 to 11 rows (the
 // kernel takes four rows at a time, then the rest one by one), and 130
 // (chunks of 54 rows on a pool), on one thread and on a pool, with random
-// values, rows holding ±Inf, NaN,
+// values, rows holding ±Inf, NaN, −0,
 // values whose squares overflow or underflow, and rows of zeros, whose
 // mean of squares is eps alone.
 func TestRMSNormRows(t *testing.T) {
@@ -477,7 +477,7 @@ func TestRMSNormRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	specials := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 3e38, -2e19, 1e-30, math.SmallestNonzeroFloat32, 0}
+	specials := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 3e38, -2e19, 1e-30, math.SmallestNonzeroFloat32, 0, float32(math.Copysign(0, -1))}
 	for _, eps := range []float32{1e-5, 0} {
 		for _, rows := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 130} {
 			x := randVec(r, rows*dim)
