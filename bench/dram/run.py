@@ -13,10 +13,20 @@ of the read bandwidths membw measured just before and just after it; the
 table gives each ratio's median and range over the rounds. Issue 11's targets: >= 0.90
 on one thread, >= 0.85 on two.
 
+With -decode it times decode instead (issue 11's end-to-end roofline):
+each round runs membw, then `corelane profile -preset llama-3.2-1b
+-prefill 32 -decode 16 -benchfmt` (the peer harness's decoder shape), then
+membw again; a ratio is the decode's weight stream (tok/s times the weight
+bytes per token that profile prints) over the mean of membw's 1 GiB read
+just before and just after, per attention mode and thread count, and for
+the better mode of each round ("best", as the harness takes corelane's
+best). Target: >= 0.90 at every thread count.
+
 Run it from the module root on an otherwise idle machine:
 
     bench/dram/run.py                  # 6 rounds, results in ./dram-results/
     bench/dram/run.py -rounds 10 -o ../dram-after-my-change
+    bench/dram/run.py -decode -rounds 6 -o ../roofline
 
 membw comes from ../shared/peer (run.sh membw builds it once into its
 cache); the first run may take a minute for that.
@@ -71,11 +81,14 @@ def main():
     ap.add_argument("-rounds", type=int, default=6)
     ap.add_argument("-benchtime", default="1s")
     ap.add_argument("-o", default="dram-results")
+    ap.add_argument("-decode", action="store_true", help="time corelane profile's decode instead of the matvecs")
     a = ap.parse_args()
     if not os.path.exists("go.mod"):
         sys.exit("dram: run from the module root")
     os.makedirs(a.o, exist_ok=True)
     membw = membw_binary(a.o)
+    if a.decode:
+        return decode(a, membw)
     tmp = tempfile.mkdtemp(prefix="corelane-dram-")
     test = os.path.join(tmp, "kernels.test")
     sh(["go", "test", "-c", "-o", test, "./kernels"])
@@ -130,6 +143,67 @@ def main():
         table.append("membw %s, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (ref, th, statistics.median(v), min(v), max(v), len(v)))
     text = "\n".join(table[:2 + rows]) + "\n\n" + "\n".join(table[2 + rows:]) + "\n"
     open(os.path.join(a.o, "ratios.md"), "w").write(text)
+    print(text)
+    shutil.rmtree(tmp)
+
+
+def decode(a, membw):
+    """The -decode mode (see the module comment)."""
+    tmp = tempfile.mkdtemp(prefix="corelane-dram-")
+    bin = os.path.join(tmp, "corelane")
+    sh(["go", "build", "-o", bin, "./cmd/corelane"])
+    info = json.loads(sh([bin, "info", "-json"]))
+    raw = open(os.path.join(a.o, "decode-raw.txt"), "w")
+    raw.write("# cpu: %s; membw of the peer harness's cache (%s); corelane profile -preset llama-3.2-1b -prefill 32 -decode 16 -benchfmt -quiet\n" % (
+        info["kernels"]["cpu"], os.path.basename(os.path.dirname(os.path.dirname(membw)))))
+    ref = "BenchmarkMemRead/size=1GiB/threads=%s"
+    ratios, mem = {}, {}
+
+    def read():
+        m = sh([membw, "-count", "1", "-benchtime", "500ms", "-bench", "MemRead/size=1GiB/threads="])
+        raw.write(m)
+        mr = rates(m)
+        for th in ("1", "2"):
+            if ref % th in mr:
+                mem.setdefault(th, []).append(mr[ref % th])
+        return mr
+    for rnd in range(1, a.rounds + 1):
+        up = sh(["uptime"]).strip()
+        raw.write("# round %d %s\n" % (rnd, up))
+        print("dram: decode round %d/%d (%s)" % (rnd, a.rounds, up), file=sys.stderr)
+        before = read()
+        out = sh([bin, "profile", "-preset", "llama-3.2-1b", "-prefill", "32", "-decode", "16", "-benchfmt", "-quiet"])
+        raw.write(out)
+        after = read()
+        m = re.search(r"roofline: ([\d.]+) MB of weights per token", out)
+        if not m:
+            sys.exit("dram: corelane profile printed no weight bytes per token")
+        mb = float(m.group(1))
+        best = {}
+        for l in out.splitlines():
+            f = l.split()
+            if not f or "phase=decode" not in f[0] or "tok/s" not in f:
+                continue
+            th = re.search(r"threads=(\d+)", f[0]).group(1)
+            impl = re.search(r"impl=([\w-]+?)(-\d+)?$", f[0]).group(1)
+            key = ref % th
+            if key not in before or key not in after:
+                continue
+            r = float(f[f.index("tok/s") - 1]) * mb / ((before[key] + after[key]) / 2)
+            ratios.setdefault((impl, th), []).append(r)
+            best[th] = max(best.get(th, 0), r)
+        for th, r in best.items():
+            ratios.setdefault(("best", th), []).append(r)
+        raw.flush()
+    table = ["| decode (impl) | threads | vs membw 1GiB: median [min–max] (n) |", "|---|---|---|"]
+    for (impl, th) in sorted(ratios, key=lambda k: (k[0] != "best", k)):
+        v = ratios[(impl, th)]
+        table.append("| %s | %s | %.2f [%.2f–%.2f] (%d) |" % (impl, th, statistics.median(v), min(v), max(v), len(v)))
+    table.append("")
+    for th, v in sorted(mem.items()):
+        table.append("membw 1GiB, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (th, statistics.median(v), min(v), max(v), len(v)))
+    text = "\n".join(table) + "\n"
+    open(os.path.join(a.o, "decode-ratios.md"), "w").write(text)
     print(text)
     shutil.rmtree(tmp)
 
