@@ -45,6 +45,7 @@ import tempfile
 
 TYPES = {"q4_K": "MatVecQ4K", "q5_K": "MatVecQ5K", "q6_K": "MatVecQ6K", "q8_0": "MatVecQ8_0"}
 REFS = ["1GiB", "256MiB"]
+READ = "BenchmarkMemRead/size=%s/threads=%s"
 
 
 def sh(cmd, **kw):
@@ -76,6 +77,27 @@ def rates(lines):
     return r
 
 
+def membw_read(membw, raw, sizes, mem):
+    """Runs membw's read at each of sizes on one and two threads, writes its
+    lines to raw, appends each rate (MB/s) to mem[(size, threads)] and
+    returns them by benchmark name (rates)."""
+    m = sh([membw, "-count", "1", "-benchtime", "500ms", "-bench", "MemRead/size=(%s)/threads=" % "|".join(sizes)])
+    raw.write(m)
+    mr = rates(m)
+    for size in sizes:
+        for th in ("1", "2"):
+            key = READ % (size, th)
+            if key in mr:
+                mem.setdefault((size, th), []).append(mr[key])
+    return mr
+
+
+def membw_summary(mem):
+    """One line per (size, threads) of mem: median and range of the reads."""
+    return ["membw %s, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (size, th, statistics.median(v), min(v), max(v), len(v))
+            for (size, th), v in sorted(mem.items())]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-rounds", type=int, default=6)
@@ -105,14 +127,7 @@ def main():
         raw.write("# round %d %s\n" % (rnd, up))
         print("dram: round %d/%d (%s)" % (rnd, a.rounds, up), file=sys.stderr)
         def read():
-            m = sh([membw, "-count", "1", "-benchtime", "500ms", "-bench", "MemRead/size=(1GiB|256MiB)/threads="])
-            raw.write(m)
-            mr = rates(m)
-            for ref in REFS:
-                for th in ("1", "2"):
-                    if "BenchmarkMemRead/size=%s/threads=%s" % (ref, th) in mr:
-                        mem.setdefault((ref, th), []).append(mr["BenchmarkMemRead/size=%s/threads=%s" % (ref, th)])
-            return mr
+            return membw_read(membw, raw, REFS, mem)
         before = read()
         for t, op in TYPES.items():
             bench = "BenchmarkMatVecDRAM/type=%s/variant=%s/rows=14336/k=4096/threads=/pages=" % (t, chosen[op])
@@ -123,7 +138,7 @@ def main():
                 th = re.search(r"threads=(\d)", name).group(1)
                 pg = re.search(r"pages=(\w+)", name).group(1)
                 for ref in REFS:
-                    key = "BenchmarkMemRead/size=%s/threads=%s" % (ref, th)
+                    key = READ % (ref, th)
                     if key in before and key in after:
                         ratios.setdefault((t, th, pg, ref), []).append(v / ((before[key] + after[key]) / 2))
             before = after
@@ -139,8 +154,7 @@ def main():
                     cells.append("%.2f [%.2f–%.2f]" % (statistics.median(v), min(v), max(v)) if v else "—")
                 table.append("| %s (%s) | %s | %s | %s | %s |" % (t, chosen[TYPES[t]], th, pg, cells[0], cells[1]))
                 rows += 1
-    for (ref, th), v in sorted(mem.items()):
-        table.append("membw %s, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (ref, th, statistics.median(v), min(v), max(v), len(v)))
+    table += membw_summary(mem)
     text = "\n".join(table[:2 + rows]) + "\n\n" + "\n".join(table[2 + rows:]) + "\n"
     open(os.path.join(a.o, "ratios.md"), "w").write(text)
     print(text)
@@ -156,17 +170,10 @@ def decode(a, membw):
     raw = open(os.path.join(a.o, "decode-raw.txt"), "w")
     raw.write("# cpu: %s; membw of the peer harness's cache (%s); corelane profile -preset llama-3.2-1b -prefill 32 -decode 16 -benchfmt -quiet\n" % (
         info["kernels"]["cpu"], os.path.basename(os.path.dirname(os.path.dirname(membw)))))
-    ref = "BenchmarkMemRead/size=1GiB/threads=%s"
     ratios, mem = {}, {}
 
     def read():
-        m = sh([membw, "-count", "1", "-benchtime", "500ms", "-bench", "MemRead/size=1GiB/threads="])
-        raw.write(m)
-        mr = rates(m)
-        for th in ("1", "2"):
-            if ref % th in mr:
-                mem.setdefault(th, []).append(mr[ref % th])
-        return mr
+        return membw_read(membw, raw, ["1GiB"], mem)
     for rnd in range(1, a.rounds + 1):
         up = sh(["uptime"]).strip()
         raw.write("# round %d %s\n" % (rnd, up))
@@ -186,7 +193,7 @@ def decode(a, membw):
                 continue
             th = re.search(r"threads=(\d+)", f[0]).group(1)
             impl = re.search(r"impl=([\w-]+?)(-\d+)?$", f[0]).group(1)
-            key = ref % th
+            key = READ % ("1GiB", th)
             if key not in before or key not in after:
                 continue
             r = float(f[f.index("tok/s") - 1]) * mb / ((before[key] + after[key]) / 2)
@@ -199,9 +206,7 @@ def decode(a, membw):
     for (impl, th) in sorted(ratios, key=lambda k: (k[0] != "best", k)):
         v = ratios[(impl, th)]
         table.append("| %s | %s | %.2f [%.2f–%.2f] (%d) |" % (impl, th, statistics.median(v), min(v), max(v), len(v)))
-    table.append("")
-    for th, v in sorted(mem.items()):
-        table.append("membw 1GiB, %s thread(s): median %.0f MB/s [%.0f–%.0f] (n=%d)  " % (th, statistics.median(v), min(v), max(v), len(v)))
+    table += [""] + membw_summary(mem)
     text = "\n".join(table) + "\n"
     open(os.path.join(a.o, "decode-ratios.md"), "w").write(text)
     print(text)
