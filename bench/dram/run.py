@@ -49,7 +49,10 @@ READ = "BenchmarkMemRead/size=%s/threads=%s"
 
 
 def sh(cmd, **kw):
-    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kw).stdout
+    r = subprocess.run(cmd, text=True, capture_output=True, **kw)
+    if r.returncode != 0:
+        sys.exit("dram: %s failed (exit %d):\n%s" % (" ".join(cmd), r.returncode, (r.stderr or r.stdout)[-2000:]))
+    return r.stdout
 
 
 def membw_binary(out):
