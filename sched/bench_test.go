@@ -423,3 +423,41 @@ func BenchmarkSpin(b *testing.B) {
 	}
 	runtime.GC()
 }
+
+// BenchmarkForRangeStream: a ForRange region over 256 MiB of rows of 2 KiB
+// (grain 32 rows), each row summed as uint64s, as a matrix-vector product
+// streams its weights, with the range split into seats (split=seats, the
+// default: a contiguous part per participant, the rest stolen in halves)
+// or into one shared sequence of chunks (split=shared). MB/s is the bytes
+// read.
+func BenchmarkForRangeStream(b *testing.B) {
+	const rowWords, rows = 256, 1 << 17
+	buf := make([]uint64, rowWords*rows)
+	for i := range buf {
+		buf[i] = uint64(i)
+	}
+	sums := make([]uint64, rows)
+	body := func(start, end int) {
+		for r := start; r < end; r++ {
+			var s0, s1, s2, s3 uint64
+			row := buf[r*rowWords : (r+1)*rowWords]
+			for i := 0; i < len(row); i += 4 {
+				s0 += row[i]
+				s1 += row[i+1]
+				s2 += row[i+2]
+				s3 += row[i+3]
+			}
+			sums[r] = s0 + s1 + s2 + s3
+		}
+	}
+	p := newPool(b, sched.WithWorkers(2))
+	for _, split := range []string{"seats", "shared"} {
+		b.Run(fmt.Sprintf("split=%s/rows=%d/row=2KiB/impl=pool", split, rows), func(b *testing.B) {
+			defer sched.SetRangeSeats(split == "seats")()
+			b.SetBytes(int64(len(buf) * 8))
+			for i := 0; i < b.N; i++ {
+				p.ForRange(rows, 32, body)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package sched
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -69,6 +70,7 @@ type Pool struct {
 	waiting atomic.Bool   // the caller sleeps on done until pending reaches 0
 	done    chan struct{} // capacity 1
 	reg     region        // the one region on the workers, reused
+	seats   []seat        // the ranges of reg's participants, one per seat
 	wg      sync.WaitGroup
 	close   sync.Once
 }
@@ -105,12 +107,13 @@ const (
 // region is one parallel region. Everything a claim touches — the counter,
 // the stop flag, the helper count and the read-only description of the work
 // (written by the caller before the region is posted) — shares one padded
-// group of 80 bytes, so a helper that joins pulls two adjacent cache lines
+// group of 112 bytes, so a helper that joins pulls two adjacent cache lines
 // (which x86's adjacent-line prefetch fetches as a pair) instead of one per
-// field.
+// field. (A ForRange region's seats, which its claims change, have lines
+// of their own.)
 type region struct {
 	_       cacheLinePad
-	next    atomic.Int64 // next chunk to claim (kindRange, kindEach)
+	next    atomic.Int64 // next chunk to claim (kindEach; kindRange without seats)
 	pending atomic.Int32 // posted helpers neither finished nor taken back
 	stop    atomic.Bool  // a body panicked: claim nothing more
 	kind    regionKind
@@ -121,9 +124,11 @@ type region struct {
 	waitClaim bool
 	n         int
 	split
-	body func(start, end int)
-	each func(i int)
-	_    cacheLinePad
+	seats []seat // kindRange with seats: each participant's unclaimed range
+	grain int    // the seats' alignment and shortest piece
+	body  func(start, end int)
+	each  func(i int)
+	_     cacheLinePad
 
 	claimed      atomic.Bool // a helper has claimed a chunk (waitClaim only)
 	extra        func(Event) // a Traced view's sink for this region, or nil
@@ -216,6 +221,21 @@ func (r *region) work(seat int) (chunks int) {
 			for i := s; i < e; i++ {
 				r.each(i)
 			}
+		}
+		ok = true
+		return chunks
+	}
+	if r.seats != nil {
+		for !r.stop.Load() {
+			lo, hi, ok := r.claim(seat)
+			if !ok {
+				break
+			}
+			chunks++
+			if r.waitClaim && seat != 0 {
+				r.claimed.Store(true)
+			}
+			r.body(lo, hi)
 		}
 		ok = true
 		return chunks
@@ -468,6 +488,7 @@ func newPool(cfg config, topo topology) *Pool {
 		mode = "unpinned"
 	}
 
+	p.seats = make([]seat, helpers+1)
 	ready := make(chan *worker, helpers)
 	for i := range helpers {
 		w := &worker{seat: i + 1, cpu: -1, wake: make(chan struct{}, 1)}
@@ -772,16 +793,18 @@ func (p *Pool) acquire() (ok bool, holder *Pool) {
 // release gives back what acquire took.
 func (p *Pool) release() { machine.owner.Store(nil) }
 
-// chunksPerTask over-splits a ForRange region so that a helper that joins
-// late, or a core taken by another process, costs at most a quarter of a
-// task's share instead of the whole region waiting for it; tailPerTask
-// sets the finer chunks of the region's end (see split).
+// chunksPerTask over-splits a ForEach region (and a ForRange region too
+// large for seats) so that a helper that joins late, or a core taken by
+// another process, costs at most a quarter of a task's share instead of
+// the whole region waiting for it; tailPerTask sets the finer chunks of
+// the region's end (see split).
 const (
 	chunksPerTask = 4
 	tailPerTask   = 16
 )
 
-// split is how a region's n indices are cut into chunks, claimed in order
+// split is how a ForEach region's n indices (or a ForRange region's past
+// MaxInt32, which seats cannot hold) are cut into chunks, claimed in order
 // by one counter: head chunks of length chunk cover [0, head·chunk), then
 // chunks of length tail (the last possibly shorter) cover the rest. The
 // tail's chunks are finer so that the task that claims the last one does
@@ -792,6 +815,8 @@ const (
 // a 32-token llama-3.2-1b prefill and from 2.2 to 0.8 ms a decode step;
 // the prefill took 0.99 of the time, the decode 1.00: the finer chunks
 // cost about what they save there (bench/results/2026-12-05-zen5-prefill/).
+// ForRange regions have used seats since (see seat): a two-thread decode
+// step took 0.94–0.95 of split's time (bench/results/2026-12-06-zen5-seats/).
 type split struct {
 	head    int // head chunks
 	chunk   int // their length
@@ -857,8 +882,13 @@ func (p *Pool) forRange(n, grain int, body func(start, end int), extra func(Even
 	}
 	r := &p.reg
 	r.kind, r.n, r.body = kindRange, n, body
-	r.split = splitRange(n, grain, tasks)
-	r.next.Store(0)
+	if rangeSeats && n <= math.MaxInt32 {
+		r.seats, r.grain = p.seats[:tasks], max(grain, 1)
+		r.deal(n, tasks)
+	} else {
+		r.split = splitRange(n, grain, tasks)
+		r.next.Store(0)
+	}
 	p.run(r, tasks, extra)
 }
 
@@ -1004,6 +1034,7 @@ func (p *Pool) finish(r *region, helpers []*worker, caller *int, t0 time.Time) {
 			Chunks: *caller + workers, CallerChunks: *caller, Wall: time.Since(t0)}
 	}
 	r.body, r.each, r.ls, r.extra = nil, nil, nil, nil // let the closures go
+	r.seats = nil
 	// Released before the sinks run: r is not touched after this, and a
 	// sink that panics cannot keep the cores from every later region.
 	p.release()

@@ -10,8 +10,9 @@
 // happens-before the region returns.
 //
 // A region never waits for a chunk that still needs a pool thread: the
-// caller claims chunks (any of them, not necessarily the first) until the
-// queue is empty, then joins only chunks already running. So a region
+// caller claims chunks (any of them, not necessarily the first: in a
+// ForRange region its own part's, then what is left of the others') until
+// none is left, then joins only chunks already running. So a region
 // completes even if no helper ever starts (a saturated pool, GOMAXPROCS=1,
 // a region entered from a worker). One parallel region runs in the process
 // at a time, across all pools (they pin their helpers to the same cores): a
