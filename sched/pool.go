@@ -225,31 +225,15 @@ func (r *region) work(seat int) (chunks int) {
 		ok = true
 		return chunks
 	}
-	if r.seats != nil {
-		for !r.stop.Load() {
-			lo, hi, ok := r.claim(seat)
-			if !ok {
-				break
-			}
-			chunks++
-			if r.waitClaim && seat != 0 {
-				r.claimed.Store(true)
-			}
-			r.body(lo, hi)
-		}
-		ok = true
-		return chunks
-	}
 	for !r.stop.Load() {
-		k := r.next.Add(1) - 1 // the claim: one atomic add
-		if k >= r.nchunks {
+		lo, hi, more := r.take(seat)
+		if !more {
 			break
 		}
 		chunks++
 		if r.waitClaim && seat != 0 {
 			r.claimed.Store(true)
 		}
-		lo, hi := r.piece(k, r.n)
 		if r.kind == kindRange {
 			r.body(lo, hi)
 		} else {
@@ -260,6 +244,21 @@ func (r *region) work(seat int) (chunks int) {
 	}
 	ok = true
 	return chunks
+}
+
+// take claims seat's next range of a kindRange or kindEach region: from
+// the seats when it has them, else the next chunk of split's sequence
+// (one atomic add); more is false when nothing is left.
+func (r *region) take(seat int) (lo, hi int, more bool) {
+	if r.seats != nil {
+		return r.claim(seat)
+	}
+	k := r.next.Add(1) - 1
+	if k >= r.nchunks {
+		return 0, 0, false
+	}
+	lo, hi = r.piece(k, r.n)
+	return lo, hi, true
 }
 
 // fail records the first panic and stops further claims.

@@ -25,13 +25,13 @@ var rangeSeats = true
 // instead of one chunk of a fixed length. A two-thread decode step of
 // llama-3.2-1b took 0.94–0.95 of the time (steps alternating between the
 // two, bench/results/2026-12-06-zen5-seats/); a 32-token prefill 0.96–1.00.
+//
+// The pad before v also parts v from the previous seat's: seats are 136
+// bytes apart, so no two share a pair of adjacent lines.
 type seat struct {
 	_ cacheLinePad
 	v atomic.Uint64
-	_ [cacheLineBytes - 8]byte
 }
-
-const cacheLineBytes = 64
 
 func packRange(lo, hi int) uint64 { return uint64(uint32(lo)) | uint64(uint32(hi))<<32 }
 
@@ -67,9 +67,7 @@ func (r *region) claim(seat int) (lo, hi int, ok bool) {
 		v := s.Load()
 		lo, hi := unpackRange(v)
 		if lo < hi {
-			size := (hi - lo + piecesPerPart - 1) / piecesPerPart
-			size = max(g, (size+g-1)/g*g)
-			end := min(hi, lo+size)
+			end := min(hi, lo+wholeGrains(ChunkFor(hi-lo, piecesPerPart), g))
 			if s.CompareAndSwap(v, packRange(end, hi)) {
 				return lo, end, true
 			}
@@ -104,7 +102,7 @@ func (r *region) steal(seat int) bool {
 		lo, hi := unpackRange(vv)
 		mid := lo
 		if hi-lo > g {
-			mid = lo + max(g, ((hi-lo)/2+g-1)/g*g)
+			mid = lo + wholeGrains((hi-lo)/2, g)
 		}
 		if r.seats[victim].v.CompareAndSwap(vv, packRange(lo, mid)) {
 			r.seats[seat].v.Store(packRange(mid, hi))
@@ -112,3 +110,6 @@ func (r *region) steal(seat int) bool {
 		}
 	}
 }
+
+// wholeGrains rounds x up to a whole number of grains g, at least one.
+func wholeGrains(x, g int) int { return max(1, ChunkFor(x, g)) * g }

@@ -59,7 +59,8 @@ func TestSeatsByHand(t *testing.T) {
 
 // TestSeatsInterleaved drains seats with the participants' claims
 // interleaved in random order (one goroutine, so every interleaving of
-// whole claims is reachable and repeatable from the seed): every index is
+// whole claims is reachable and repeatable from the seed), up to the
+// largest range a seat holds (MaxInt32 indices): every index is
 // handed out exactly once, every piece is at least the grain unless it
 // ends at n, and a participant's pieces from its own part come front to
 // back.
@@ -71,6 +72,10 @@ func TestSeatsInterleaved(t *testing.T) {
 			n = 1 + rng.IntN(3)
 		}
 		g := 1 + rng.IntN(24)
+		if trial%50 == 1 { // the largest ranges a seat holds, in few pieces
+			n = math.MaxInt32 - rng.IntN(1000)
+			g = n/(1+rng.IntN(64)) + rng.IntN(1000)
+		}
 		tasks := 1 + rng.IntN(6) // more than n/g too: some parts empty
 		r := seatRegion(n, g, tasks)
 		live := make([]int, tasks)
@@ -103,14 +108,18 @@ func TestSeatsInterleaved(t *testing.T) {
 	}
 }
 
-// TestForRangeBeyondSeats: a range past MaxInt32 indices is not dealt to
-// seats (a seat packs its bounds in 32 bits each); it is cut by split
+// TestForRangeBeyondSeats: a range of MaxInt32 indices is dealt to seats
+// and covered exactly; one past MaxInt32 is not dealt to seats (a seat packs its bounds in 32 bits each); it is cut by split
 // instead, and still covered exactly. 2³³ indices: past what 32 bits hold.
 func TestForRangeBeyondSeats(t *testing.T) {
 	if math.MaxInt < 1<<33 {
 		t.Skip("int has 32 bits: no range is past what a seat holds")
 	}
 	for _, p := range testPools(t) {
+		// The largest range dealt to seats.
+		var at ranges
+		p.ForRange(math.MaxInt32, math.MaxInt32/8, at.add)
+		checkCover(t, p.Name()+" ForRange of MaxInt32", 0, math.MaxInt32, at.rs)
 		var rs ranges
 		shift := 33 // a variable: the constant would not compile where int has 32 bits
 		n := 1<<shift + 1000
