@@ -61,6 +61,9 @@ matVecF16AVX2_row:
 
 	PCALIGN         $32
 matVecF16AVX2_loop:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	VCVTPH2PS       0(WP), W0
 	VCVTPH2PS       16(WP), W1
@@ -166,6 +169,9 @@ matVecF16AVX512_row:
 
 	PCALIGN         $32
 matVecF16AVX512_loop:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	VCVTPH2PS       0(WP), W0

@@ -104,6 +104,9 @@ matVecQ4_0AVX2_row:
 
 	PCALIGN         $32
 matVecQ4_0AVX2_group:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -354,6 +357,9 @@ matVecQ5_0AVX2_row:
 
 	PCALIGN         $32
 matVecQ5_0AVX2_group:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)

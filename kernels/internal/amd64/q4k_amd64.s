@@ -54,7 +54,8 @@
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
 #define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
-// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
+// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines; AX:
+// the MatVec page touch).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
 // AX, R10: scratch.
@@ -110,6 +111,9 @@ matVecQ4KAVX2_row:
 
 	PCALIGN         $32
 matVecQ4KAVX2_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -278,6 +282,9 @@ matVecQ4KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ4KAVXVNNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -457,6 +464,9 @@ matVecQ4KAVX512_row:
 
 	PCALIGN         $32
 matVecQ4KAVX512_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -632,6 +642,9 @@ matVecQ4KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ4KAVX512VNNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -822,6 +835,9 @@ matVecQ4KAVX512VNNIGFNI_quad:
 	VPTERNLOGD      $0xF8, kqSm2<>(SB), U2, U      // U |= U2 & 0x30
 
 	// Block 0 of the four.
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -1037,6 +1053,9 @@ matVecQ4KAVX512VNNIGFNI_tail:
 
 	PCALIGN         $32
 matVecQ4KAVX512VNNIGFNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)

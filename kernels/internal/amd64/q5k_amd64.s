@@ -55,7 +55,8 @@
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
 #define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
-// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
+// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines; AX:
+// the MatVec page touch).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
 // AX, R10: scratch.
@@ -113,6 +114,9 @@ matVecQ5KAVX2_row:
 
 	PCALIGN         $32
 matVecQ5KAVX2_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -309,6 +313,9 @@ matVecQ5KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ5KAVXVNNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -517,6 +524,9 @@ matVecQ5KAVX512_row:
 
 	PCALIGN         $32
 matVecQ5KAVX512_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -708,6 +718,9 @@ matVecQ5KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ5KAVX512VNNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -914,6 +927,9 @@ matVecQ5KAVX512VNNIGFNI_quad:
 	VPTERNLOGD      $0xF8, kqSm2<>(SB), U2, U      // U |= U2 & 0x30
 
 	// Block 0 of the four.
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -1173,6 +1189,9 @@ matVecQ5KAVX512VNNIGFNI_tail:
 
 	PCALIGN         $32
 matVecQ5KAVX512VNNIGFNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)

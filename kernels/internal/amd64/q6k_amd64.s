@@ -212,6 +212,9 @@ matVecQ6KAVX2_row:
 
 	PCALIGN         $32
 matVecQ6KAVX2_block:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -396,6 +399,9 @@ matVecQ6KAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVXVNNI_block:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -586,6 +592,9 @@ matVecQ6KAVX512_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512_block:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -745,6 +754,9 @@ matVecQ6KAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512VNNI_block:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -974,6 +986,9 @@ matVecQ6KAVX512VNNIGFNI_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512VNNIGFNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)
@@ -1129,6 +1144,9 @@ matVecQ6KAVX512VNNIGFNIInline_row:
 
 	PCALIGN         $32
 matVecQ6KAVX512VNNIGFNIInline_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      0(WP)(PF*1)
 	PREFETCHT0      64(WP)(PF*1)
 	PREFETCHT0      128(WP)(PF*1)

@@ -132,6 +132,9 @@ matVecQ8_0AVX2_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX2_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -389,6 +392,9 @@ matVecQ8_0AVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVXVNNI_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -612,6 +618,9 @@ matVecQ8_0AVX512_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -851,6 +860,9 @@ matVecQ8_0AVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0AVX512VNNI_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -1061,6 +1073,9 @@ matVecQ8_0PackedAVX2_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX2_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -1269,6 +1284,9 @@ matVecQ8_0PackedAVXVNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVXVNNI_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -1466,6 +1484,9 @@ matVecQ8_0PackedAVX512_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX512_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)
@@ -1662,6 +1683,9 @@ matVecQ8_0PackedAVX512VNNI_row:
 
 	PCALIGN         $32
 matVecQ8_0PackedAVX512VNNI_quad:
+	LEAQ            8192(WP), AX                   // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
 	PREFETCHT0      8192(WP)
 	PREFETCHT0      8256(WP)
 	PREFETCHT0      8320(WP)

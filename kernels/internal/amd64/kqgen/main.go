@@ -92,7 +92,9 @@ var (
 // hardware prefetchers alone leave the loop waiting at every 4 KiB page, so
 // they prefetch the weights pf bytes ahead of the block being read: pf is
 // an argument, since the distance that streams fastest depends on the CPU
-// (package kernels chooses it, kqPrefetchBlocks).
+// (package kernels chooses it, kqPrefetchBlocks). Besides, each block (GFNI:
+// each quad of blocks) prefetches the first line of the 4 KiB page that
+// holds the byte pf ahead: the page touch, see pageTouch.
 
 func main() {
 	for _, t := range []kind{q4k, q5k} {
@@ -240,11 +242,28 @@ func (g *gen) scales(base, lo, hi string) {
 func (g *gen) prefetch(p string) { g.prefetchAt(p, "") }
 
 // prefetchAt is prefetch for the block at p plus the byte offset wo ("" or
-// "+expression").
+// "+expression"); a block at p itself (wo "") also touches its page.
 func (g *gen) prefetchAt(p, wo string) {
+	if wo == "" {
+		g.pageTouch(p)
+	}
 	for _, off := range []int{0, 64, 128} {
 		g.i("PREFETCHT0", fmt.Sprintf("%d%s(%s)(PF*1)", off, wo, p))
 	}
+}
+
+// pageTouch prefetches the first cache line of the 4 KiB page that holds
+// the byte pf (register PF) past p, through AX (dead wherever a block
+// starts). The line-by-line prefetches reach that line anyway, so this
+// reads no byte they do not; but on Zen 5 the MatVec kernels streamed from
+// DRAM at 1.3-1.5 times the rate without it, one thread and two, in cache
+// no faster (bench/results/2026-12-06-zen5-pagetouch/). Why is not known
+// (no performance counters in that guest); a control with the same
+// instruction bytes and no prefetch ran as fast as no touch.
+func (g *gen) pageTouch(p string) {
+	g.ic("LEAQ", fmt.Sprintf("(%s)(PF*1), AX", p), "page touch: the first line of the page pf ahead")
+	g.i("ANDQ", "$-4096, AX")
+	g.i("PREFETCHT0", "(AX)")
 }
 
 // text starts a routine.
@@ -326,7 +345,8 @@ func (g *gen) file() {
 #define XS      R13 // MatMul: bytes from one activation column (pair) to the next
 #define XS3     R12 // MatMul: 3·XS
 #define PF      R12 // MatVec: how many bytes ahead to prefetch the weights
-// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines).
+// AX, R10, R11: scratch (the scalar scale unpack of the zmm routines; AX:
+// the MatVec page touch).
 
 #define XP4     R11 // ymm MatMul8: current activation block of column 4
 // AX, R10: scratch.

@@ -392,7 +392,7 @@ n ≥ 1. With pf ≠ 0 the one-row 64-column loop prefetches V 8 KiB ahead
 			g.i("PCALIGN", "$32")
 			g.label(tag + "_keys" + l)
 			if l == "pf" {
-				g.prefetch("VP", 8192, 8*accs*e.size)
+				g.prefetchLines("VP", 8192, 8*accs*e.size)
 			}
 			g.ic("TESTL", "$0x7fffffff, (PP)", "p is ±0: skip the key (a NaN p is not 0)")
 			g.jmp("JZ", tag+"_skip"+l)

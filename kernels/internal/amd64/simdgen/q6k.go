@@ -243,6 +243,7 @@ the weights are prefetched pf bytes ahead.`)
 	} else {
 		q6MatVecStart(g, "TROW, TP")
 	}
+	g.pageTouch("(WP)(PF*1)")
 	for off := 0; off < 210; off += 64 {
 		g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
 	}
