@@ -256,8 +256,8 @@ func (g *gen) prefetchAt(p, wo string) {
 // the byte pf (register PF) past p, through AX (dead wherever a block
 // starts). The line-by-line prefetches reach that line anyway, so this
 // reads no byte they do not; but on Zen 5 the MatVec kernels streamed from
-// DRAM at 1.3-1.5 times the rate without it, one thread and two, in cache
-// no faster (bench/results/2026-12-06-zen5-pagetouch/). Why is not known
+// DRAM at 1.27-1.78 times the rate without it (one thread and two), in
+// cache no faster (bench/results/2026-12-06-zen5-pagetouch/). Why is not known
 // (no performance counters in that guest); a control with the same
 // instruction bytes and no prefetch ran as fast as no touch.
 func (g *gen) pageTouch(p string) {

@@ -283,7 +283,7 @@ func (g *gen) prefetchLines(p string, dist, n int) {
 // page where AX is dead (the next use of AX writes it). The line-by-line
 // prefetches that follow reach that line anyway, so this reads no byte
 // they do not; but on Zen 5 the matrix-vector kernels streamed from DRAM
-// at 1.3-1.5 times the rate without it, one thread and two, in cache no
+// at 1.27-1.78 times the rate without it (one thread and two), in cache no
 // faster (bench/results/2026-12-06-zen5-pagetouch/). Why is not known (no
 // performance counters in that guest); a control with the same
 // instruction bytes and no prefetch ran as fast as no touch.
