@@ -186,7 +186,7 @@ func avx512gfniOps() Ops {
 // VPDPWSSD chains of consecutive rows, is the faster one.)
 const q6kVNNISlower = "AMD: its Q6_K dot (one row: VPDPWSSD latency chains) is slower than avx512's " +
 	"(Zen 5, min of 4-5 rounds, thread CPU time: 99-113 vs 90-100 ns per 4096 values; " +
-	"matvec 4096×4096 315 vs 340-365 µs, so MatVecQ6K stays avx512vnni)"
+	"matvec 4096×4096 315 vs 340-365 µs: only the dot is yielded, not the Q6_K matvec)"
 
 // onAMD returns y on an AMD CPU and nil elsewhere: a choice by CPU family
 // for yields measured on AMD's cores only.
