@@ -280,13 +280,9 @@ func (g *gen) prefetchLines(p string, dist, n int) {
 
 // pageTouch prefetches the first cache line of the 4 KiB page that holds
 // the byte at addr (a LEAQ operand), through AX: every caller touches the
-// page where AX is dead (the next use of AX writes it). The line-by-line
-// prefetches that follow reach that line anyway, so this reads no byte
-// they do not; but on Zen 5 the matrix-vector kernels streamed from DRAM
-// at 1.27-1.78 times the rate without it (one thread and two), in cache no
-// faster (bench/results/2026-12-06-zen5-pagetouch/). Why is not known (no
-// performance counters in that guest); a control with the same
-// instruction bytes and no prefetch ran as fast as no touch.
+// page where AX is dead (the next use of AX writes it). It is kqgen's
+// pageTouch for these kernels; what it does to the stream, measured, is
+// there and in bench/results/2026-12-06-zen5-pagetouch/.
 func (g *gen) pageTouch(addr string) {
 	g.ic("LEAQ", addr+", AX", "page touch: the first line of the page ahead")
 	g.i("ANDQ", "$-4096, AX")
