@@ -29,6 +29,40 @@ type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
 	matMul4  func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
 	matMul8  func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb, wskip, xstride int, acc *float32, mode int)
 	matMul8x func(dst *float32, ldd int, w, x unsafe.Pointer, rows, nb int)
+	// matVecP, when set, is matVec on activations packed as amd64.Q8KQuad
+	// (kqPackQuads), the same bits: matVecOp (from kqQuadRows rows on) and
+	// the columns matMul leaves over take it, each column packed once per
+	// product; the dot keeps matVec (one row does not pay for the packing).
+	matVecP func(dst *float32, w, xp unsafe.Pointer, rows, nb, pf int)
+}
+
+// kqQuadRows is the number of rows from which matVecOp packs x for
+// matVecP: on a Zen 5 the packing took 14 ns a block, and Q4_K matvecs of
+// 8, 16, 32, 64 and 128 rows took 1.29-1.42, 1.08-1.13, 0.93-0.99,
+// 0.84-0.92 and 0.83-0.88 of the unpacked kernel's time, packing
+// included, on rows of 8, 16 and 56 blocks (two runs,
+// bench/results/2026-12-06-zen5-packed/pack-cost.txt). (A
+// variable so that a test can make every matvec pack.)
+var kqQuadRows = 32
+
+// kqPackQuads writes the nb = len(x) blocks of one activation column as
+// amd64.Q8KQuad, dst[b] for block b.
+func kqPackQuads(dst []amd64.Q8KQuad, x []quant.BlockQ8K) {
+	dst = dst[:len(x)]
+	for b := range x {
+		u, xb := &dst[b], &x[b]
+		for i, j := range [8]int{0, 2, 1, 3, 4, 6, 5, 7} {
+			u.Qs[i] = [32]int8(xb.Qs[32*j:])
+		}
+		for k := range u.D {
+			var d float32
+			if b+k < len(x) {
+				d = x[b+k].D
+			}
+			u.D[k] = [2]float32{d, d}
+		}
+		u.BSums = xb.BSums
+	}
 }
 
 // rows runs the matrix-vector kernel on rows weight rows. (The zmm
@@ -159,6 +193,11 @@ func (k kqKernels[W]) matVecOp(dst []float32, w []W, x []quant.BlockQ8K) {
 	if len(dst) == 0 {
 		return
 	}
+	if k.matVecP != nil && len(dst) >= kqQuadRows && len(x) > 0 {
+		// One column of matMul: it packs x and runs matVecP.
+		k.matMul(dst, len(dst), w, x, 1, nil)
+		return
+	}
 	k.rows(&dst[0], unsafe.Pointer(unsafe.SliceData(w)), unsafe.Pointer(unsafe.SliceData(x)), len(dst), len(x))
 	canonNaNsAVX2(dst)
 }
@@ -206,16 +245,42 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 	if ldd < rows || len(dst) < (cols-1)*ldd+rows {
 		panic(fmt.Sprintf("kernels: matmul of %d×%d into %d elements with ldd %d", rows, cols, len(dst), ldd))
 	}
-	c8 := 0 // columns done by the MatMul8 tile
-	var pairs []amd64.Q8KPair
+	c8 := 0         // columns done by the MatMul8 tile
+	c4 := cols &^ 3 // columns done by the tiles; the rest run a matrix-vector kernel
+	np, nq := 0, 0  // blocks of x packed in pairs (MatMul8), as quads (matVecP)
 	if k.matMul8 != nil && cols >= 8 {
 		c8 = cols &^ 7
-		n := c8 / 2 * nb
-		b, owned := prep.bytes(n*int(unsafe.Sizeof(amd64.Q8KPair{})), func(b []byte) {
-			kqPackPairs(unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n), x, c8/2, nb)
+		np = c8 / 2 * nb
+	}
+	// With a Prep the packing is done once for all of the product's calls,
+	// so it does not depend on this call's rows (every call must ask for
+	// the same bytes).
+	if k.matVecP != nil && c4 < cols && (prep != nil || rows >= kqQuadRows) {
+		nq = (cols - c4) * nb
+	}
+	var pairs []amd64.Q8KPair
+	var quads []amd64.Q8KQuad
+	if np+nq > 0 {
+		pb := np * int(unsafe.Sizeof(amd64.Q8KPair{}))
+		qb := nq * int(unsafe.Sizeof(amd64.Q8KQuad{}))
+		b, owned := prep.bytes(pb+qb, func(b []byte) {
+			if np > 0 {
+				kqPackPairs(unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), np), x, c8/2, nb)
+			}
+			if nq > 0 {
+				q := unsafe.Slice((*amd64.Q8KQuad)(unsafe.Pointer(&b[pb])), nq)
+				for c := c4; c < cols; c++ {
+					kqPackQuads(q[(c-c4)*nb:], x[c*nb:(c+1)*nb])
+				}
+			}
 		})
 		defer release(owned)
-		pairs = unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), n)
+		if np > 0 {
+			pairs = unsafe.Slice((*amd64.Q8KPair)(unsafe.Pointer(&b[0])), np)
+		}
+		if nq > 0 {
+			quads = unsafe.Slice((*amd64.Q8KQuad)(unsafe.Pointer(&b[pb])), nq)
+		}
 	}
 	wsize := int(unsafe.Sizeof(w[0]))
 	rowBytes := nb * wsize
@@ -253,7 +318,11 @@ func (k kqKernels[W]) matMul(dst []float32, ldd int, w []W, x []quant.BlockQ8K, 
 			k.matMul4(&dst[c*ldd+r0], ldd, wp, unsafe.Pointer(&x[c*nb]), pr, nb)
 		}
 		for ; c < cols; c++ {
-			k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+			if quads != nil {
+				k.matVecP(&dst[c*ldd+r0], wp, unsafe.Pointer(&quads[(c-c4)*nb]), pr, nb, kqPrefetchBytes[W]())
+			} else {
+				k.rows(&dst[c*ldd+r0], wp, unsafe.Pointer(&x[c*nb]), pr, nb)
+			}
 		}
 	}
 	canonNaNColsAVX2(dst, ldd, rows, cols)

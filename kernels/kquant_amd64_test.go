@@ -84,6 +84,19 @@ type kqType[W any] struct {
 	matMul func(o *Ops) func(dst []float32, ldd int, w []W, x []quant.BlockQ8K, cols int, prep *Prep)
 	mm8    func(variant string) kqTilePairs // the variant's MatMul8 tile over pairs, or nil
 	mm8x   func(variant string) kqTile      // the variant's MatMul8 tile over plain columns, or nil
+	mvp    func(variant string) kqPackedMV  // the variant's matrix-vector kernel on Q8KQuad, or nil
+}
+
+type kqPackedMV = func(dst *float32, w, xp unsafe.Pointer, rows, nb, pf int)
+
+// kqPacked: the matrix-vector kernels on x packed as Q8KQuad, Q4_K then
+// Q5_K (nil where the variant has none: all but avx512gfni's Q4_K).
+var kqPacked = map[string][2]kqPackedMV{
+	"avx2":       {q4kAVX2.matVecP, q5kAVX2.matVecP},
+	"avxvnni":    {q4kAVXVNNI.matVecP, q5kAVXVNNI.matVecP},
+	"avx512":     {q4kAVX512.matVecP, q5kAVX512.matVecP},
+	"avx512vnni": {q4kAVX512VNNI.matVecP, q5kAVX512VNNI.matVecP},
+	"avx512gfni": {q4kAVX512VNNIGFNI.matVecP, q5kAVX512VNNIGFNI.matVecP},
 }
 
 type kqTile = func(dst *float32, ldd int, w, xp unsafe.Pointer, rows, nb int)
@@ -115,6 +128,7 @@ var kqQ4K = kqType[quant.BlockQ4K]{
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ4K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ4K },
 	mm8:    func(v string) kqTilePairs { return kqTiles[v][0] },
 	mm8x:   func(v string) kqTile { return kqTilesX[v][0] },
+	mvp:    func(v string) kqPackedMV { return kqPacked[v][0] },
 }
 
 var kqQ5K = kqType[quant.BlockQ5K]{
@@ -124,6 +138,7 @@ var kqQ5K = kqType[quant.BlockQ5K]{
 	matMul: func(o *Ops) func([]float32, int, []quant.BlockQ5K, []quant.BlockQ8K, int, *Prep) { return o.MatMulQ5K },
 	mm8:    func(v string) kqTilePairs { return kqTiles[v][1] },
 	mm8x:   func(v string) kqTile { return kqTilesX[v][1] },
+	mvp:    func(v string) kqPackedMV { return kqPacked[v][1] },
 }
 
 const kqGuard = float32(-7.25e6) // pre-filled into outputs; must survive outside them
@@ -212,6 +227,26 @@ func kqGuardCase[W any](t *testing.T, typ kqType[W], v *Variant, w []W, x []quan
 		}
 	}
 
+	// The packed matrix-vector kernel itself, every row with the last
+	// column packed as Q8KQuad into memory that ends at the guard page, at
+	// the prefetch distance in use and at none.
+	if mvp := typ.mvp(v.Name); mvp != nil && nb > 0 {
+		packed := make([]amd64.Q8KQuad, nb)
+		kqPackQuads(packed, xg[(cols-1)*nb:])
+		pg := guarded(t, packed)
+		pb := bytes.Clone(quantBytes(pg))
+		for _, pf := range []int{0, kqPrefetchBytes[W]()} {
+			out := guarded(t, kqFilled(rows))
+			mvp(&out[0], unsafe.Pointer(&wg[0]), unsafe.Pointer(&pg[0]), rows, nb, pf)
+			for r, got := range out {
+				check("packed matvec", got, ref(r, cols-1))
+			}
+		}
+		if !bytes.Equal(pb, quantBytes(pg)) {
+			t.Fatalf("%s nb=%d: the packed matvec changed its input", typ.name, nb)
+		}
+	}
+
 	// The MatMul8 tile over plain columns, on the last eight columns (which
 	// end at the guard page).
 	if mm8 := typ.mm8x(v.Name); mm8 != nil && cols >= 8 && nb > 0 {
@@ -263,6 +298,29 @@ func TestKQuantGuardPages(t *testing.T) {
 		t.Run("variant="+v.Name, func(t *testing.T) {
 			kqGuardSweep(t, kqQ4K, v)
 			kqGuardSweep(t, kqQ5K, v)
+		})
+	}
+}
+
+// TestKQuantPacked runs the guard-page sweep and the raw-bytes check (every
+// bit pattern of the weights, NaN and infinite scales included) with
+// kqQuadRows = 1, so that every Q4_K matvec, and every column a matmul
+// leaves over, of avx512gfni runs on x packed as Q8KQuad (packed per call
+// without a Prep); TestKQuantGuardPages covers kqQuadRows above every row
+// count it tries (no packing) and the packed kernel on its own.
+func TestKQuantPacked(t *testing.T) {
+	skipSweepInShort(t)
+	if !haveGuardPages {
+		t.Skip("guard pages need mmap (Linux)")
+	}
+	defer func(n int) { kqQuadRows = n }(kqQuadRows)
+	kqQuadRows = 1
+	for _, v := range kqAsmVariants() {
+		t.Run("variant="+v.Name, func(t *testing.T) {
+			kqGuardSweep(t, kqQ4K, v)
+			kqGuardSweep(t, kqQ5K, v)
+			checkRaw(t, v.Name, &v.Ops, rawTypeQ4K, 256, 31)
+			checkRaw(t, v.Name, &v.Ops, rawTypeQ5K, 256, 32)
 		})
 	}
 }

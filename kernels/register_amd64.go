@@ -100,7 +100,11 @@ var amd64Variants = []Variant{
 		// q4k-q5k-gfni-variant-paired.txt). They also take four blocks
 		// at a time with one vector scale unpack for the four: against
 		// avx512vnni's, Q4_K 0.89 in cache and 0.88 from DRAM, Q5_K 0.97
-		// and 0.84 (gfni-quad-paired.txt). Its Q6_K matrix-vector
+		// and 0.84 (gfni-quad-paired.txt). Its Q4_K matrix-vector
+		// kernel runs on activations packed once per product (from
+		// kqQuadRows rows on; spi's decode always): plain loads for the
+		// broadcasts, the same bits, 0.82-0.86 of the time in cache
+		// (2026-12-06-zen5-packed/). Its Q6_K matrix-vector
 		// kernel (MatVecQ6K, and the columns MatMulQ6K leaves over,
 		// so spi's decode) decodes with GFNI too and starts each
 		// VPDPBUSD from the activations' quad sums, prepared once per
@@ -240,7 +244,7 @@ var (
 	q5kAVX512     = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512, matMul4: amd64.MatMul4Q5KAVX512, matMul8: amd64.MatMul8Q5KAVX512}
 	q5kAVX512VNNI = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512VNNI, matMul4: amd64.MatMul4Q5KAVX512VNNI, matMul8: amd64.MatMul8Q5KAVX512VNNI}
 	// The GFNI form of the matrix-vector kernels; the tiles are avx512vnni's.
-	q4kAVX512VNNIGFNI = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX512VNNIGFNI, matMul4: amd64.MatMul4Q4KAVX512VNNI, matMul8: amd64.MatMul8Q4KAVX512VNNI}
+	q4kAVX512VNNIGFNI = kqKernels[quant.BlockQ4K]{matVec: amd64.MatVecQ4KAVX512VNNIGFNI, matVecP: amd64.MatVecQ4KPackedAVX512VNNIGFNI, matMul4: amd64.MatMul4Q4KAVX512VNNI, matMul8: amd64.MatMul8Q4KAVX512VNNI}
 	q5kAVX512VNNIGFNI = kqKernels[quant.BlockQ5K]{matVec: amd64.MatVecQ5KAVX512VNNIGFNI, matMul4: amd64.MatMul4Q5KAVX512VNNI, matMul8: amd64.MatMul8Q5KAVX512VNNI}
 
 	q6kAVX2       = q6kKernels{mv: amd64.MatVecQ6KAVX2, mm: amd64.MatMulQ6KAVX2}

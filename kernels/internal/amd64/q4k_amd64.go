@@ -26,6 +26,18 @@ type Q8KPair struct {
 	D     [2][8]float32 // the scale of column 0 eight times, then of column 1
 }
 
+// Q8KQuad is the activation layout of MatVecQ4KPackedAVX512VNNIGFNI, one
+// per Q8_K block, packed once per product: the kernel reads a weight block's
+// 128 quant bytes with two plain 64-byte loads and splits each into its low
+// and high nibbles, which puts sub-blocks 0 | 2, 1 | 3, 4 | 6 and 5 | 7 of
+// the block side by side, and they take the d and dmin of four blocks at
+// once.
+type Q8KQuad struct {
+	Qs    [8][32]int8   // the block's quants by sub-block, in the order 0, 2, 1, 3, 4, 6, 5, 7
+	D     [4][2]float32 // the scales of this block and the next three (0 past the row), each twice
+	BSums [16]int16     // the block's bsums
+}
+
 // MatVecQ4KAVX2 sets dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for
 // r < rows, prefetching the weights pf bytes ahead of the block it reads
 // (prefetches never fault: any pf is safe, and none changes a result).
@@ -58,6 +70,13 @@ func MatVecQ4KAVX512VNNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 //
 //go:noescape
 func MatVecQ4KAVX512VNNIGFNI(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+
+// MatVecQ4KPackedAVX512VNNIGFNI is MatVecQ4KAVX512VNNIGFNI on the
+// activations packed as nb Q8KQuad (xp): the same bits. Requires AVX512F,
+// AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C.
+//
+//go:noescape
+func MatVecQ4KPackedAVX512VNNIGFNI(dst *float32, w, xp unsafe.Pointer, rows, nb, pf int)
 
 // MatMul4Q4KAVX2 sets dst[c·ldd+r] = dotQ4KGeneric(w[r·nb:(r+1)·nb],
 // x[c·nb:(c+1)·nb]) for r < rows and c < 4 (ldd in elements): each weight

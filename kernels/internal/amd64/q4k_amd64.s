@@ -1170,6 +1170,364 @@ matVecQ4KAVX512VNNIGFNI_ret:
 #undef U
 #undef U2
 
+// ------------------------------------------------------------------ MatVecQ4KPackedAVX512VNNIGFNI
+
+#define Q0    Z0  // [sub-block 0 | 2] quants, then products (Q1: [1 | 3], Q2: [4 | 6], Q3: [5 | 7])
+#define Q1    Z1
+#define Q2    Z2
+#define Q3    Z3
+#define A     Z4  // int32 sums A (16 lanes; the halves are added at the end)
+#define SCB   Z5  // scale bytes
+#define SW    Z6  // scale words of a register
+#define AM    Z7  // [M] then [A | M]
+#define T     Z9  // scratch
+#define DDM   Z10 // [dd x8 | dm x8]
+#define ACC   Z11 // [acc | accm]
+#define DD4   Z12 // [dd, dm] of the quad's four blocks (ymm)
+#define PDI   Z13 // kqQD: VPERMD indices of the quad's [d, dmin] dwords
+#define GFLO  Z14 // VGF2P8AFFINEQB bit matrix: x & 15
+#define GFHI  Z15 // VGF2P8AFFINEQB bit matrix: x >> 4
+#define NIB   Z16 // 0x0F bytes
+#define CTL0  Z17 // kqScWP controls of registers 0..3
+#define CTL1  Z18
+#define CTL2  Z19
+#define CTL3  Z20
+#define MINC  Z21 // kqMin control
+#define DDMI  Z22 // kqDDM indices
+#define SC4   Z25 // four blocks' d, dmin and scale bytes, one a 128-bit lane
+#define U     Z26 // their unpacked scale bytes
+#define U2    Z27 // scratch of the unpack
+#define IDX0  Z28 // kqQDDM: VPERMPS indices of block k's [dd x8 | dm x8] in DD4
+#define IDX1  Z29
+#define IDX2  Z30
+#define IDX3  Z31
+
+// func MatVecQ4KPackedAVX512VNNIGFNI(dst *float32, w, xp unsafe.Pointer, rows, nb, pf int)
+//
+// dst[r] = dotQ4KGeneric(w[r·nb:(r+1)·nb], x[:nb]) for r < rows, x packed as
+// nb Q8KQuad (xp).
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
+TEXT ·MatVecQ4KPackedAVX512VNNIGFNI(SB), NOSPLIT, $16-48
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            xp+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ4KPackedAVX512VNNIGFNI_ret
+	VMOVDQU64       kqNib<>(SB), NIB
+	VMOVDQU64       kqScWP<>+0(SB), CTL0
+	VMOVDQU64       kqScWP<>+64(SB), CTL1
+	VMOVDQU64       kqScWP<>+128(SB), CTL2
+	VMOVDQU64       kqScWP<>+192(SB), CTL3
+	VMOVDQU64       kqMin<>(SB), MINC
+	VMOVDQU64       kqDDM<>(SB), DDMI
+	MOVL            $0xFFFF0000, AX
+	KMOVD           AX, K1
+	MOVL            $0xAA, AX
+	KMOVW           AX, K2
+	MOVL            $0xFF, AX
+	KMOVW           AX, K3
+	VPBROADCASTQ    kqGF<>+0(SB), GFLO
+	VPBROADCASTQ    kqGF<>+32(SB), GFHI
+	VMOVDQU64       kqQD<>(SB), PDI
+	VMOVDQU64       kqQDDM<>+0(SB), IDX0
+	VMOVDQU64       kqQDDM<>+64(SB), IDX1
+	VMOVDQU64       kqQDDM<>+128(SB), IDX2
+	VMOVDQU64       kqQDDM<>+192(SB), IDX3
+
+matVecQ4KPackedAVX512VNNIGFNI_row:
+	VPXORD          ACC, ACC, ACC
+	MOVQ            XROW, XP
+	MOVQ            NB, N
+	CMPQ            N, $4
+	JB              matVecQ4KPackedAVX512VNNIGFNI_tail
+
+	PCALIGN         $32
+matVecQ4KPackedAVX512VNNIGFNI_quad:
+	// The 16 bytes at each block's d: d, dmin and the 12 scale bytes.
+	VMOVDQU32       blockQ4K_d(WP), X25
+	VINSERTI32X4    $1, blockQ4K_d+1*blockQ4K__size(WP), SC4, SC4
+	VINSERTI32X4    $2, blockQ4K_d+2*blockQ4K__size(WP), SC4, SC4
+	VINSERTI32X4    $3, blockQ4K_d+3*blockQ4K__size(WP), SC4, SC4
+	// The unpack of scalesY, on scale bytes one dword further up.
+	VPSHUFD         $0xF9, SC4, U
+	VPSRLVD         kqSv<>(SB), U, U
+	VPANDD          kqSm1<>(SB), U, U
+	VPSLLDQ         $4, SC4, U2
+	VPSRLW          $2, U2, U2
+	VPTERNLOGD      $0xF8, kqSm2<>(SB), U2, U      // U |= U2 & 0x30
+	// DD4 = [f16(d_k)·D_k, f16(dmin_k)·D_k] for k = 0..3: only the d and dmin
+	// halves are converted (junk could be subnormal: a microcode assist).
+	VPERMD          SC4, PDI, DD4
+	VCVTPH2PS       X12, Y12
+	VMULPS          Q8KQuad_D(XP), Y12, Y12
+
+	// Block 0 of the four.
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
+	VSHUFI64X2      $0x00, U, U, SCB               // lane 0
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low
+	// half multiplies the D table: junk, replaced below).
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        Q8KQuad_D(XP), AM, AM
+	VMOVDQU64       blockQ4K_qs+0(WP), Q1
+	VGF2P8AFFINEQB  $0, GFLO, Q1, Q0               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q1, Q1               // x >> 4
+	VMOVDQU64       blockQ4K_qs+64(WP), Q3
+	VGF2P8AFFINEQB  $0, GFLO, Q3, Q2               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q3, Q3               // x >> 4
+	VPMADDUBSW      Q8KQuad_Qs+0(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+	VPMADDUBSW      Q8KQuad_Qs+64(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPDPWSSD        SW, Q1, A
+	VPMADDUBSW      Q8KQuad_Qs+128(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+	VPMADDUBSW      Q8KQuad_Qs+192(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A
+
+	VPERMPS         DD4, IDX0, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 1 of the four.
+	PREFETCHT0      0+1*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+1*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+1*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0x55, U, U, SCB               // lane 1
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low
+	// half multiplies the D table: junk, replaced below).
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        Q8KQuad_D+1*Q8KQuad__size(XP), AM, AM
+	VMOVDQU64       blockQ4K_qs+0+1*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFLO, Q1, Q0               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q1, Q1               // x >> 4
+	VMOVDQU64       blockQ4K_qs+64+1*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFLO, Q3, Q2               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q3, Q3               // x >> 4
+	VPMADDUBSW      Q8KQuad_Qs+0+1*Q8KQuad__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+	VPMADDUBSW      Q8KQuad_Qs+64+1*Q8KQuad__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPDPWSSD        SW, Q1, A
+	VPMADDUBSW      Q8KQuad_Qs+128+1*Q8KQuad__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+	VPMADDUBSW      Q8KQuad_Qs+192+1*Q8KQuad__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A
+
+	VPERMPS         DD4, IDX1, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 2 of the four.
+	PREFETCHT0      0+2*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+2*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+2*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0xAA, U, U, SCB               // lane 2
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low
+	// half multiplies the D table: junk, replaced below).
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        Q8KQuad_D+2*Q8KQuad__size(XP), AM, AM
+	VMOVDQU64       blockQ4K_qs+0+2*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFLO, Q1, Q0               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q1, Q1               // x >> 4
+	VMOVDQU64       blockQ4K_qs+64+2*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFLO, Q3, Q2               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q3, Q3               // x >> 4
+	VPMADDUBSW      Q8KQuad_Qs+0+2*Q8KQuad__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+	VPMADDUBSW      Q8KQuad_Qs+64+2*Q8KQuad__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPDPWSSD        SW, Q1, A
+	VPMADDUBSW      Q8KQuad_Qs+128+2*Q8KQuad__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+	VPMADDUBSW      Q8KQuad_Qs+192+2*Q8KQuad__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A
+
+	VPERMPS         DD4, IDX2, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	// Block 3 of the four.
+	PREFETCHT0      0+3*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      64+3*blockQ4K__size(WP)(PF*1)
+	PREFETCHT0      128+3*blockQ4K__size(WP)(PF*1)
+	VSHUFI64X2      $0xFF, U, U, SCB               // lane 3
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low
+	// half multiplies the D table: junk, replaced below).
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        Q8KQuad_D+3*Q8KQuad__size(XP), AM, AM
+	VMOVDQU64       blockQ4K_qs+0+3*blockQ4K__size(WP), Q1
+	VGF2P8AFFINEQB  $0, GFLO, Q1, Q0               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q1, Q1               // x >> 4
+	VMOVDQU64       blockQ4K_qs+64+3*blockQ4K__size(WP), Q3
+	VGF2P8AFFINEQB  $0, GFLO, Q3, Q2               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q3, Q3               // x >> 4
+	VPMADDUBSW      Q8KQuad_Qs+0+3*Q8KQuad__size(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+	VPMADDUBSW      Q8KQuad_Qs+64+3*Q8KQuad__size(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPDPWSSD        SW, Q1, A
+	VPMADDUBSW      Q8KQuad_Qs+128+3*Q8KQuad__size(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+	VPMADDUBSW      Q8KQuad_Qs+192+3*Q8KQuad__size(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A
+
+	VPERMPS         DD4, IDX3, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	ADDQ            $4*blockQ4K__size, WP
+	ADDQ            $4*Q8KQuad__size, XP
+	SUBQ            $4, N
+	CMPQ            N, $4
+	JAE             matVecQ4KPackedAVX512VNNIGFNI_quad
+
+matVecQ4KPackedAVX512VNNIGFNI_tail:
+	TESTQ           N, N
+	JZ              matVecQ4KPackedAVX512VNNIGFNI_rowend
+
+	PCALIGN         $32
+matVecQ4KPackedAVX512VNNIGFNI_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page pf ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
+	PREFETCHT0      0(WP)(PF*1)
+	PREFETCHT0      64(WP)(PF*1)
+	PREFETCHT0      128(WP)(PF*1)
+	MOVQ            blockQ4K_scales(WP), AX
+	MOVL            blockQ4K_scales+8(WP), R10
+	MOVQ            AX, R11
+	ANDQ            kqM3F<>(SB), R11               // lo = sc0..3, m0..3
+	MOVQ            R11, 0(SP)
+	SHRQ            $2, AX
+	ANDQ            kqM30<>(SB), AX                // bits 4..5 of sc4..7, m4..7
+	MOVL            R10, R11
+	SHRL            $4, R11
+	SHLQ            $32, R11
+	ORQ             R11, R10
+	ANDQ            kqNib<>(SB), R10               // bits 0..3 of sc4..7, m4..7
+	ORQ             AX, R10
+	MOVQ            R10, 8(SP)
+	VPBROADCASTQ    0(SP), SCB
+	VPBROADCASTQ    8(SP), SW
+	VPBLENDMQ       SW, SCB, K2, SCB
+	// M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low
+	// half multiplies the D table: junk, replaced below).
+	VPSHUFB         MINC, SCB, AM
+	VPMADDWD        Q8KQuad_D(XP), AM, AM
+	VMOVDQU64       blockQ4K_qs+0(WP), Q1
+	VGF2P8AFFINEQB  $0, GFLO, Q1, Q0               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q1, Q1               // x >> 4
+	VMOVDQU64       blockQ4K_qs+64(WP), Q3
+	VGF2P8AFFINEQB  $0, GFLO, Q3, Q2               // x & 15
+	VGF2P8AFFINEQB  $0, GFHI, Q3, Q3               // x >> 4
+	VPMADDUBSW      Q8KQuad_Qs+0(XP), Q0, Q0
+	VPSHUFB         CTL0, SCB, SW
+	VPMADDWD        SW, Q0, A
+	VPMADDUBSW      Q8KQuad_Qs+64(XP), Q1, Q1
+	VPSHUFB         CTL1, SCB, SW
+	VPDPWSSD        SW, Q1, A
+	VPMADDUBSW      Q8KQuad_Qs+128(XP), Q2, Q2
+	VPSHUFB         CTL2, SCB, SW
+	VPDPWSSD        SW, Q2, A
+	VPMADDUBSW      Q8KQuad_Qs+192(XP), Q3, Q3
+	VPSHUFB         CTL3, SCB, SW
+	VPDPWSSD        SW, Q3, A
+
+	VPBROADCASTD    blockQ4K_d(WP), X10
+	VCVTPH2PS       X10, X10
+	VMULPS.BCST     Q8KQuad_D(XP), X10, X10
+	VPERMPS         DDM, DDMI, DDM
+	VSHUFI64X2      $0x4E, A, A, T
+	VPADDD          T, A, K3, AM
+	VCVTDQ2PS       AM, AM
+	VMULPS          DDM, AM, AM
+	VADDPS          AM, ACC, ACC
+
+	ADDQ            $blockQ4K__size, WP
+	ADDQ            $Q8KQuad__size, XP
+	DECQ            N
+	JNZ             matVecQ4KPackedAVX512VNNIGFNI_block
+
+matVecQ4KPackedAVX512VNNIGFNI_rowend:
+	VSHUFF64X2      $0xB1, ACC, ACC, T
+	VADDPS          T, ACC, ACC
+	VPERMILPS       $0x4E, ACC, T
+	VADDPS          T, ACC, ACC
+	VPERMILPS       $0xB1, ACC, T
+	VADDPS          T, ACC, ACC
+	VEXTRACTF32X4   $2, ACC, X9
+	VSUBSS          X9, X11, X11
+	VMOVSS          X11, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ4KPackedAVX512VNNIGFNI_row
+
+matVecQ4KPackedAVX512VNNIGFNI_ret:
+	VZEROUPPER
+	RET
+
+#undef Q0
+#undef Q1
+#undef Q2
+#undef Q3
+#undef A
+#undef SCB
+#undef SW
+#undef AM
+#undef T
+#undef DDM
+#undef ACC
+#undef DD4
+#undef PDI
+#undef GFLO
+#undef GFHI
+#undef NIB
+#undef CTL0
+#undef CTL1
+#undef CTL2
+#undef CTL3
+#undef MINC
+#undef DDMI
+#undef SC4
+#undef U
+#undef U2
+#undef IDX0
+#undef IDX1
+#undef IDX2
+#undef IDX3
+
 // ------------------------------------------------------------------ MatMul4Q4KAVX2
 
 #define QL    Y0  // low-nibble quants (sub-block 2c); M after the chunks
@@ -4502,4 +4860,88 @@ DATA kqGF<>+40(SB)/8, $0x1020408000000000
 DATA kqGF<>+48(SB)/8, $0x1020408000000000
 DATA kqGF<>+56(SB)/8, $0x1020408000000000
 GLOBL kqGF<>(SB), RODATA|NOPTR, $64
+
+// kqScWP: kqScW with the sub-blocks in Q8KQuad's order 0, 2, 1, 3, 4, 6, 5, 7
+// (MatVec*Packed: register k at +64k)
+DATA kqScWP<>+0(SB)/8, $0x8000800080008000
+DATA kqScWP<>+8(SB)/8, $0x8000800080008000
+DATA kqScWP<>+16(SB)/8, $0x8000800080008000
+DATA kqScWP<>+24(SB)/8, $0x8000800080008000
+DATA kqScWP<>+32(SB)/8, $0x8002800280028002
+DATA kqScWP<>+40(SB)/8, $0x8002800280028002
+DATA kqScWP<>+48(SB)/8, $0x8002800280028002
+DATA kqScWP<>+56(SB)/8, $0x8002800280028002
+DATA kqScWP<>+64(SB)/8, $0x8001800180018001
+DATA kqScWP<>+72(SB)/8, $0x8001800180018001
+DATA kqScWP<>+80(SB)/8, $0x8001800180018001
+DATA kqScWP<>+88(SB)/8, $0x8001800180018001
+DATA kqScWP<>+96(SB)/8, $0x8003800380038003
+DATA kqScWP<>+104(SB)/8, $0x8003800380038003
+DATA kqScWP<>+112(SB)/8, $0x8003800380038003
+DATA kqScWP<>+120(SB)/8, $0x8003800380038003
+DATA kqScWP<>+128(SB)/8, $0x8008800880088008
+DATA kqScWP<>+136(SB)/8, $0x8008800880088008
+DATA kqScWP<>+144(SB)/8, $0x8008800880088008
+DATA kqScWP<>+152(SB)/8, $0x8008800880088008
+DATA kqScWP<>+160(SB)/8, $0x800a800a800a800a
+DATA kqScWP<>+168(SB)/8, $0x800a800a800a800a
+DATA kqScWP<>+176(SB)/8, $0x800a800a800a800a
+DATA kqScWP<>+184(SB)/8, $0x800a800a800a800a
+DATA kqScWP<>+192(SB)/8, $0x8009800980098009
+DATA kqScWP<>+200(SB)/8, $0x8009800980098009
+DATA kqScWP<>+208(SB)/8, $0x8009800980098009
+DATA kqScWP<>+216(SB)/8, $0x8009800980098009
+DATA kqScWP<>+224(SB)/8, $0x800b800b800b800b
+DATA kqScWP<>+232(SB)/8, $0x800b800b800b800b
+DATA kqScWP<>+240(SB)/8, $0x800b800b800b800b
+DATA kqScWP<>+248(SB)/8, $0x800b800b800b800b
+GLOBL kqScWP<>(SB), RODATA|NOPTR, $256
+
+// kqQD: VPERMD indices (MatVec*Packed): dword 0 of each 128-bit lane, [d, dmin]
+// of blocks 0..3, to dwords 0..3
+DATA kqQD<>+0(SB)/8, $0x0000000400000000
+DATA kqQD<>+8(SB)/8, $0x0000000c00000008
+DATA kqQD<>+16(SB)/8, $0x0000000400000000
+DATA kqQD<>+24(SB)/8, $0x0000000c00000008
+DATA kqQD<>+32(SB)/8, $0x0000000400000000
+DATA kqQD<>+40(SB)/8, $0x0000000c00000008
+DATA kqQD<>+48(SB)/8, $0x0000000400000000
+DATA kqQD<>+56(SB)/8, $0x0000000c00000008
+GLOBL kqQD<>(SB), RODATA|NOPTR, $64
+
+// kqQDDM: VPERMPS indices (MatVec*Packed), 64 bytes per block k of a quad: lane 2k
+// (dd) to lanes 0..7, lane 2k+1 (dm) to lanes 8..15
+DATA kqQDDM<>+0(SB)/8, $0x0000000000000000
+DATA kqQDDM<>+8(SB)/8, $0x0000000000000000
+DATA kqQDDM<>+16(SB)/8, $0x0000000000000000
+DATA kqQDDM<>+24(SB)/8, $0x0000000000000000
+DATA kqQDDM<>+32(SB)/8, $0x0000000100000001
+DATA kqQDDM<>+40(SB)/8, $0x0000000100000001
+DATA kqQDDM<>+48(SB)/8, $0x0000000100000001
+DATA kqQDDM<>+56(SB)/8, $0x0000000100000001
+DATA kqQDDM<>+64(SB)/8, $0x0000000200000002
+DATA kqQDDM<>+72(SB)/8, $0x0000000200000002
+DATA kqQDDM<>+80(SB)/8, $0x0000000200000002
+DATA kqQDDM<>+88(SB)/8, $0x0000000200000002
+DATA kqQDDM<>+96(SB)/8, $0x0000000300000003
+DATA kqQDDM<>+104(SB)/8, $0x0000000300000003
+DATA kqQDDM<>+112(SB)/8, $0x0000000300000003
+DATA kqQDDM<>+120(SB)/8, $0x0000000300000003
+DATA kqQDDM<>+128(SB)/8, $0x0000000400000004
+DATA kqQDDM<>+136(SB)/8, $0x0000000400000004
+DATA kqQDDM<>+144(SB)/8, $0x0000000400000004
+DATA kqQDDM<>+152(SB)/8, $0x0000000400000004
+DATA kqQDDM<>+160(SB)/8, $0x0000000500000005
+DATA kqQDDM<>+168(SB)/8, $0x0000000500000005
+DATA kqQDDM<>+176(SB)/8, $0x0000000500000005
+DATA kqQDDM<>+184(SB)/8, $0x0000000500000005
+DATA kqQDDM<>+192(SB)/8, $0x0000000600000006
+DATA kqQDDM<>+200(SB)/8, $0x0000000600000006
+DATA kqQDDM<>+208(SB)/8, $0x0000000600000006
+DATA kqQDDM<>+216(SB)/8, $0x0000000600000006
+DATA kqQDDM<>+224(SB)/8, $0x0000000700000007
+DATA kqQDDM<>+232(SB)/8, $0x0000000700000007
+DATA kqQDDM<>+240(SB)/8, $0x0000000700000007
+DATA kqQDDM<>+248(SB)/8, $0x0000000700000007
+GLOBL kqQDDM<>(SB), RODATA|NOPTR, $256
 

@@ -24,7 +24,9 @@
 //     the high 256 bits (only MatVec has a GFNI form: the
 //     AVX512VNNIGFNI routines). The GFNI MatVec also takes blocks four at
 //     a time (quadLoop), their scales unpacked by one vector unpack on
-//     four 128-bit lanes instead of one scalar unpack a block.
+//     four 128-bit lanes instead of one scalar unpack a block; Q4_K's
+//     has a second form on activations packed once per product
+//     (MatVecQ4KPackedAVX512VNNIGFNI, matVecPacked).
 //
 // Why a generator and not #define body macros: the Go assembler gives every
 // instruction of a macro expansion the line of the macro's use, so a
@@ -363,6 +365,12 @@ func (g *gen) file() {
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni, avx512vnnigfni} {
 		g.matVec(v)
 	}
+	if !t.q5 {
+		// Q5_K's took 0.85 of its unpacked kernel's time in cache but
+		// 1.11-1.17 from DRAM (bench/results/2026-12-06-zen5-packed/):
+		// not written.
+		g.matVecPacked(avx512vnnigfni)
+	}
 	for _, v := range []isa{avx2, avxvnni, avx512, avx512vnni} {
 		g.matMul4(v)
 	}
@@ -387,7 +395,7 @@ func (g *gen) args(mul bool, x string) {
 	}
 	g.i("MOVQ", "dst+0(FP), DST")
 	g.i("MOVQ", "w+8(FP), WP")
-	g.i("MOVQ", "x+16(FP), XROW")
+	g.i("MOVQ", x+"+16(FP), XROW")
 	g.i("MOVQ", "rows+24(FP), ROWS")
 	g.i("MOVQ", "nb+32(FP), NB")
 	g.i("MOVQ", "pf+40(FP), PF")
@@ -813,10 +821,13 @@ func (g *gen) finishZ(i, w, t, ddm, acc string) {
 // 64-value chunk per register (MatVec, MatMul4): NIB, CTL0..3, MINC, DDMI,
 // H10 (Q5_K) and the masks K1 = 0xFFFF0000 (high 16 words), K2 = 0xAA (odd
 // qwords), K3 = 0x00FF (low 8 dwords).
-func (g *gen) chunkConstants() {
+func (g *gen) chunkConstants() { g.chunkConstantsTable("kqScW") }
+
+// chunkConstantsTable is chunkConstants with CTL0..3 from the table ctl.
+func (g *gen) chunkConstantsTable(ctl string) {
 	g.i("VMOVDQU64", "kqNib<>(SB), NIB")
 	for c := 0; c < 4; c++ {
-		g.i("VMOVDQU64", fmt.Sprintf("kqScW<>+%d(SB), CTL%d", 64*c, c))
+		g.i("VMOVDQU64", fmt.Sprintf("%s<>+%d(SB), CTL%d", ctl, 64*c, c))
 	}
 	g.i("VMOVDQU64", "kqMin<>(SB), MINC")
 	g.i("VMOVDQU64", "kqDDM<>(SB), DDMI")
@@ -1372,7 +1383,181 @@ func (g *gen) tables() {
 	}
 	g.table("kqGF", "VGF2P8AFFINEQB bit matrices: x & 15 in the low 256 bits, x >> 4 in the high", gf)
 	if !g.t.q5 {
+		var scWP []byte
+		for _, j := range []int{0, 2, 1, 3, 4, 6, 5, 7} {
+			scWP = append(scWP, words(32, scw(j))...)
+		}
+		g.table("kqScWP", "kqScW with the sub-blocks in Q8KQuad's order 0, 2, 1, 3, 4, 6, 5, 7\n// (MatVec*Packed: register k at +64k)", scWP)
+		g.table("kqQD", "VPERMD indices (MatVec*Packed): dword 0 of each 128-bit lane, [d, dmin]\n// of blocks 0..3, to dwords 0..3", dwords(0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12, 0, 4, 8, 12))
+		var qddm []byte
+		for k := uint32(0); k < 4; k++ {
+			qddm = append(qddm, dwords(2*k, 2*k, 2*k, 2*k, 2*k, 2*k, 2*k, 2*k, 2*k+1, 2*k+1, 2*k+1, 2*k+1, 2*k+1, 2*k+1, 2*k+1, 2*k+1)...)
+		}
+		g.table("kqQDDM", "VPERMPS indices (MatVec*Packed), 64 bytes per block k of a quad: lane 2k\n// (dd) to lanes 0..7, lane 2k+1 (dm) to lanes 8..15", qddm)
 		return
 	}
 	g.table("kq10", "0x10 in every byte (the fifth bit of a quant)", fill(64, 0x10))
+}
+
+// ------------------------------------------------------------------ MatVec on packed activations
+
+// matVecPacked writes MatVecQ4KPackedAVX512VNNIGFNI: the GFNI MatVec on
+// activations packed once per product as amd64.Q8KQuad (see its doc), so
+// that the loop reads the weights' quants with two plain 64-byte loads a
+// block instead of four 32-byte broadcasts, and takes the four blocks' d
+// and dmin from the scale load. On a Zen 5 a broadcast from memory costs a
+// shuffle slot besides the load: with them gone, one accumulator chain
+// instead of two, and the [d | dmin]·D of a quad converted and multiplied
+// at once, the Q4_K kernel took 0.82-0.83 of the unpacked one's time in L2,
+// 0.83-0.86 in L3 and 0.85-0.99 from DRAM (paired, one thread,
+// bench/results/2026-12-06-zen5-packed/). Q5_K's twin took 0.85 in cache
+// but 1.11-1.17 from DRAM, for no reason found: it is not written.
+//
+// Registers hold the same things as in the unpacked kernel, except that
+// chunk register k holds the low nibbles (Q0, Q2) or high nibbles (Q1, Q3)
+// of a whole 64-byte load: Q0 = [sub-block 0 | sub-block 2], Q1 = [1 | 3],
+// Q2 = [4 | 6], Q3 = [5 | 7]. Q8KQuad stores the activation quants in that
+// order, and kqScWP holds the scale-word controls to match; A is the sum
+// of the four registers' scaled pair products, whose halves are added as
+// before, so A[l] is the same exact integer.
+func (g *gen) matVecPacked(v isa) {
+	t := g.t
+	name := "MatVec" + t.name + "Packed" + v.name
+	g.p("// ------------------------------------------------------------------ %s", name)
+	g.blank()
+	rs := []reg{
+		{"Q0", "Z0", "[sub-block 0 | 2] quants, then products (Q1: [1 | 3], Q2: [4 | 6], Q3: [5 | 7])"},
+		{"Q1", "Z1", ""}, {"Q2", "Z2", ""}, {"Q3", "Z3", ""},
+		{"A", "Z4", "int32 sums A (16 lanes; the halves are added at the end)"},
+		{"SCB", "Z5", "scale bytes"},
+		{"SW", "Z6", "scale words of a register"},
+		{"AM", "Z7", "[M] then [A | M]"},
+		{"T", "Z9", "scratch"},
+		{"DDM", "Z10", "[dd x8 | dm x8]"},
+		{"ACC", "Z11", "[acc | accm]"},
+		{"DD4", "Z12", "[dd, dm] of the quad's four blocks (ymm)"},
+		{"PDI", "Z13", "kqQD: VPERMD indices of the quad's [d, dmin] dwords"},
+		{"GFLO", "Z14", "VGF2P8AFFINEQB bit matrix: x & 15"},
+		{"GFHI", "Z15", "VGF2P8AFFINEQB bit matrix: x >> 4"},
+		{"NIB", "Z16", "0x0F bytes"},
+		{"CTL0", "Z17", "kqScWP controls of registers 0..3"},
+		{"CTL1", "Z18", ""}, {"CTL2", "Z19", ""}, {"CTL3", "Z20", ""},
+		{"MINC", "Z21", "kqMin control"},
+		{"DDMI", "Z22", "kqDDM indices"},
+		{"SC4", "Z25", "four blocks' d, dmin and scale bytes, one a 128-bit lane"},
+		{"U", "Z26", "their unpacked scale bytes"},
+		{"U2", "Z27", "scratch of the unpack"},
+		{"IDX0", "Z28", "kqQDDM: VPERMPS indices of block k's [dd x8 | dm x8] in DD4"},
+		{"IDX1", "Z29", ""}, {"IDX2", "Z30", ""}, {"IDX3", "Z31", ""},
+	}
+	g.named(rs...)
+	g.text(name, "$16-48", "(dst *float32, w, xp unsafe.Pointer, rows, nb, pf int)", fmt.Sprintf(
+		`dst[r] = %s(w[r·nb:(r+1)·nb], x[:nb]) for r < rows, x packed as
+nb Q8KQuad (xp).`, t.twin), v)
+	g.args(false, "xp")
+	g.i("TESTQ", "ROWS, ROWS")
+	g.i("JZ", g.l("ret"))
+	g.chunkConstantsTable("kqScWP")
+	g.i("VPBROADCASTQ", "kqGF<>+0(SB), GFLO")
+	g.i("VPBROADCASTQ", "kqGF<>+32(SB), GFHI")
+	g.i("VMOVDQU64", "kqQD<>(SB), PDI")
+	for k := 0; k < 4; k++ {
+		g.i("VMOVDQU64", fmt.Sprintf("kqQDDM<>+%d(SB), IDX%d", 64*k, k))
+	}
+	g.blank()
+	g.label("row")
+	g.i("VPXORD", "ACC, ACC, ACC")
+	g.i("MOVQ", "XROW, XP")
+	g.i("MOVQ", "NB, N")
+	g.i("CMPQ", "N, $4")
+	g.i("JB", g.l("tail"))
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("quad")
+	g.c("The 16 bytes at each block's d: d, dmin and the 12 scale bytes.")
+	d := g.field("d")
+	g.i("VMOVDQU32", d+"(WP), "+g.x("SC4"))
+	for k := 1; k < 4; k++ {
+		g.i("VINSERTI32X4", fmt.Sprintf("$%d, %s+%d*%s(WP), SC4, SC4", k, d, k, g.size()[1:]))
+	}
+	g.c("The unpack of scalesY, on scale bytes one dword further up.")
+	g.i("VPSHUFD", "$0xF9, SC4, U")
+	g.i("VPSRLVD", "kqSv<>(SB), U, U")
+	g.i("VPANDD", "kqSm1<>(SB), U, U")
+	g.i("VPSLLDQ", "$4, SC4, U2")
+	g.i("VPSRLW", "$2, U2, U2")
+	g.ic("VPTERNLOGD", "$0xF8, kqSm2<>(SB), U2, U", "U |= U2 & 0x30")
+	g.c("DD4 = [f16(d_k)·D_k, f16(dmin_k)·D_k] for k = 0..3: only the d and dmin")
+	g.c("halves are converted (junk could be subnormal: a microcode assist).")
+	g.i("VPERMD", "SC4, PDI, DD4")
+	g.i("VCVTPH2PS", g.x("DD4")+", "+g.ymm("DD4"))
+	g.i("VMULPS", "Q8KQuad_D(XP), "+g.ymm("DD4")+", "+g.ymm("DD4"))
+	for k := 0; k < 4; k++ {
+		wo, xo := "", ""
+		if k > 0 {
+			wo, xo = fmt.Sprintf("+%d*%s", k, g.size()[1:]), fmt.Sprintf("+%d*Q8KQuad__size", k)
+		}
+		g.blank()
+		g.c("Block %d of the four.", k)
+		g.blockP(wo, xo, func() {
+			g.ic("VSHUFI64X2", fmt.Sprintf("$0x%02X, U, U, SCB", 0x55*k), fmt.Sprintf("lane %d", k))
+		}, func() {
+			g.i("VPERMPS", fmt.Sprintf("DD4, IDX%d, DDM", k))
+		})
+	}
+	g.blank()
+	g.i("ADDQ", "$4*"+g.size()[1:]+", WP")
+	g.i("ADDQ", "$4*Q8KQuad__size, XP")
+	g.i("SUBQ", "$4, N")
+	g.i("CMPQ", "N, $4")
+	g.i("JAE", g.l("quad"))
+	g.blank()
+	g.label("tail")
+	g.i("TESTQ", "N, N")
+	g.i("JZ", g.l("rowend"))
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("block")
+	g.blockP("", "", func() {
+		g.scales("WP", "0(SP)", "8(SP)")
+		g.sbytesZ("SCB", "SW")
+	}, func() {
+		g.i("VPBROADCASTD", d+"(WP), "+g.x("DDM"))
+		g.i("VCVTPH2PS", g.x("DDM")+", "+g.x("DDM"))
+		g.i("VMULPS.BCST", "Q8KQuad_D(XP), "+g.x("DDM")+", "+g.x("DDM"))
+		g.i("VPERMPS", "DDM, DDMI, DDM")
+	})
+	g.blockEnd("$Q8KQuad__size")
+	g.hsumZ("ACC", "T")
+	g.i("VMOVSS", g.x("ACC")+", (DST)")
+	g.i("ADDQ", "$4, DST")
+	g.i("DECQ", "ROWS")
+	g.i("JNZ", g.l("row"))
+	g.end()
+}
+
+// blockP writes matVecPacked's work on one block at WP+wo and XP+xo: scb
+// writes SCB, ddm writes DDM.
+func (g *gen) blockP(wo, xo string, scb, ddm func()) {
+	g.prefetchAt("WP", wo)
+	scb()
+	g.c("M[j] = m_j·(bsums[2j] + bsums[2j+1]) in the high half of AM (the low")
+	g.c("half multiplies the D table: junk, replaced below).")
+	g.i("VPSHUFB", "MINC, SCB, AM")
+	g.i("VPMADDWD", "Q8KQuad_D"+xo+"(XP), AM, AM")
+	for h := 0; h < 2; h++ {
+		lo, hi := fmt.Sprintf("Q%d", 2*h), fmt.Sprintf("Q%d", 2*h+1)
+		g.i("VMOVDQU64", fmt.Sprintf("%s+%d%s(WP), %s", g.field("qs"), 64*h, wo, hi))
+		g.ic("VGF2P8AFFINEQB", "$0, GFLO, "+hi+", "+lo, "x & 15")
+		g.ic("VGF2P8AFFINEQB", "$0, GFHI, "+hi+", "+hi, "x >> 4")
+	}
+	for k := 0; k < 4; k++ {
+		q := fmt.Sprintf("Q%d", k)
+		g.i("VPMADDUBSW", fmt.Sprintf("Q8KQuad_Qs+%d%s(XP), %s, %s", 64*k, xo, q, q))
+		g.i("VPSHUFB", fmt.Sprintf("CTL%d, SCB, SW", k))
+		g.mac(avx512vnni, k == 0, "SW", q, "A")
+	}
+	g.blank()
+	ddm()
+	g.finishZ("A", "AM", "T", "DDM", "ACC")
 }
