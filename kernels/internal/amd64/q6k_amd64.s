@@ -928,8 +928,7 @@ GLOBL q6Quad<>(SB), RODATA|NOPTR, $256
 // func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
 //
 // dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
-// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes);
-// the weights are prefetched pf bytes ahead.
+// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes); the weights are prefetched pf bytes ahead.
 //
 // Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
 TEXT ·MatVecQ6KAVX512VNNIGFNI(SB), NOSPLIT, $0-56
@@ -1228,6 +1227,329 @@ matVecQ6KAVX512VNNIGFNIInline_sum:
 	JNZ             matVecQ6KAVX512VNNIGFNIInline_row
 
 matVecQ6KAVX512VNNIGFNIInline_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC
+#undef A
+#undef QL
+#undef QH
+#undef LO
+#undef HI
+#undef T
+#undef S
+#undef SCW
+#undef DW
+#undef C0F
+#undef GLO
+#undef GHI
+#undef GSR
+#undef IX0
+#undef IX1
+#undef IX2
+#undef IX3
+#undef Q0
+#undef Q1
+#undef Q2
+#undef Q3
+#undef C20
+#undef YR
+#undef YS
+
+// func MatVecQ6KAVX512VNNIGFNITouch(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
+// nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes); the weights' pages are touched pf bytes ahead (no line prefetches).
+//
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
+TEXT ·MatVecQ6KAVX512VNNIGFNITouch(SB), NOSPLIT, $0-56
+#define ACC    Z0  // float sums (ymm)
+#define A      Z1  // int32 lane sums of the block
+#define QL     Z2  // 64 ql bytes
+#define QH     Z3  // 32 qh bytes, in both halves
+#define LO     Z4  // q6, values 0..63 of the half
+#define HI     Z5  // q6, values 64..127
+#define T      Z6  // qh bits of HI; scratch
+#define S      Z7  // scale words of the register's quads
+#define SCW    Z8  // the block's 16 scales as words
+#define DW     Z9  // f16(d)
+#define C0F    Z16 // bytes 0x0f
+#define GLO    Z17 // bit matrices: qh bits of LO
+#define GHI    Z18 // bit matrices: qh bits of HI
+#define GSR    Z19 // bit matrices: x >> 4
+#define IX0    Z20 // VPERMW: the scales of register 0's quads
+#define IX1    Z21 // register 1
+#define IX2    Z22 // register 2
+#define IX3    Z23 // register 3
+#define Q0     Z24 // quad sums of register 0
+#define Q1     Z25 // register 1
+#define Q2     Z26 // register 2
+#define Q3     Z27 // register 3
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            x+16(FP), XROW
+	MOVQ            t+24(FP), TROW
+	MOVQ            rows+32(FP), ROWS
+	MOVQ            nb+40(FP), NB
+	MOVQ            pf+48(FP), PF
+	VPBROADCASTD    q6C0F<>(SB), C0F
+	VMOVDQU64       q6GfLO<>(SB), GLO
+	VMOVDQU64       q6GfHI<>(SB), GHI
+	VMOVDQU64       q6GfSR<>(SB), GSR
+	VMOVDQU64       q6Quad<>+0(SB), IX0
+	VMOVDQU64       q6Quad<>+64(SB), IX1
+	VMOVDQU64       q6Quad<>+128(SB), IX2
+	VMOVDQU64       q6Quad<>+192(SB), IX3
+	MOVL            $0x55555555, AX
+	KMOVD           AX, K1                         // the even words
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ6KAVX512VNNIGFNITouch_ret
+
+matVecQ6KAVX512VNNIGFNITouch_row:
+	MOVQ            XROW, XP
+	MOVQ            TROW, TP
+	MOVQ            NB, N
+	VXORPS          Y0, Y0, Y0
+	TESTQ           N, N
+	JZ              matVecQ6KAVX512VNNIGFNITouch_sum
+
+	PCALIGN         $32
+matVecQ6KAVX512VNNIGFNITouch_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
+	VPXORD          A, A, A
+	VPMOVSXBW       Q6SC(WP), Y8                   // the 16 scales as words
+	// half 0
+	VMOVDQU64       Q6QL+0(WP), QL
+	VBROADCASTI64X4 Q6QH+0(WP), QH                 // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       0(TP), Q0                      // −32·(quad sums of y)
+	VPDPBUSD        YQ+0(XP), LO, Q0               // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX0, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q0, S, A
+	VMOVDQU64       64(TP), Q1                     // −32·(quad sums of y)
+	VPDPBUSD        YQ+64(XP), HI, Q1              // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX1, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q1, S, A
+	// half 1
+	VMOVDQU64       Q6QL+64(WP), QL
+	VBROADCASTI64X4 Q6QH+32(WP), QH                // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       128(TP), Q2                    // −32·(quad sums of y)
+	VPDPBUSD        YQ+128(XP), LO, Q2             // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX2, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q2, S, A
+	VMOVDQU64       192(TP), Q3                    // −32·(quad sums of y)
+	VPDPBUSD        YQ+192(XP), HI, Q3             // + q6·y: Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX3, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q3, S, A
+	VEXTRACTI64X4   $1, A, Y6
+	VPADDD          Y6, Y1, Y1                     // A[l]: both halves of the 64-value registers
+	VCVTDQ2PS       Y1, Y1
+	VPBROADCASTW    blockQ6K_d(WP), X9
+	VCVTPH2PS       X9, Y9                         // f16(d)
+	VBROADCASTSS    blockQ8K_d(XP), Y6
+	VMULPS          Y6, Y9, Y6                     // dd = f16(d)·D
+	VMULPS          Y6, Y1, Y1
+	VADDPS          Y1, Y0, Y0
+	ADDQ            $blockQ6K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	ADDQ            $256, TP
+	DECQ            N
+	JNZ             matVecQ6KAVX512VNNIGFNITouch_block
+
+matVecQ6KAVX512VNNIGFNITouch_sum:
+	VEXTRACTF128    $1, Y0, X6                     // v4..v7
+	VADDPS          X6, X0, X0                     // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X6                  // a2, a3, a0, a1
+	VADDPS          X6, X0, X0                     // a0+a2, a1+a3
+	VMOVSHDUP       X0, X6                         // a1+a3
+	VADDSS          X6, X0, X0                     // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ6KAVX512VNNIGFNITouch_row
+
+matVecQ6KAVX512VNNIGFNITouch_ret:
+	VZEROUPPER
+	RET
+
+#undef ACC
+#undef A
+#undef QL
+#undef QH
+#undef LO
+#undef HI
+#undef T
+#undef S
+#undef SCW
+#undef DW
+#undef C0F
+#undef GLO
+#undef GHI
+#undef GSR
+#undef IX0
+#undef IX1
+#undef IX2
+#undef IX3
+#undef Q0
+#undef Q1
+#undef Q2
+#undef Q3
+
+// func MatVecQ6KAVX512VNNIGFNIInlineTouch(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
+//
+// dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
+// nb Q8_K blocks; the weights' pages are touched pf bytes ahead (no line prefetches). The bits of
+// MatVecQ6KAVX512VNNIGFNI, without its table.
+//
+// Requires: AVX512F, AVX512BW, AVX512VL, AVX512VNNI, GFNI, F16C
+TEXT ·MatVecQ6KAVX512VNNIGFNIInlineTouch(SB), NOSPLIT, $0-48
+#define ACC    Z0  // float sums (ymm)
+#define A      Z1  // int32 lane sums of the block
+#define QL     Z2  // 64 ql bytes
+#define QH     Z3  // 32 qh bytes, in both halves
+#define LO     Z4  // q6, values 0..63 of the half
+#define HI     Z5  // q6, values 64..127
+#define T      Z6  // qh bits of HI; scratch
+#define S      Z7  // scale words of the register's quads
+#define SCW    Z8  // the block's 16 scales as words
+#define DW     Z9  // f16(d)
+#define C0F    Z16 // bytes 0x0f
+#define GLO    Z17 // bit matrices: qh bits of LO
+#define GHI    Z18 // bit matrices: qh bits of HI
+#define GSR    Z19 // bit matrices: x >> 4
+#define IX0    Z20 // VPERMW: the scales of register 0's quads
+#define IX1    Z21 // register 1
+#define IX2    Z22 // register 2
+#define IX3    Z23 // register 3
+#define Q0     Z24 // quad sums of register 0
+#define Q1     Z25 // register 1
+#define Q2     Z26 // register 2
+#define Q3     Z27 // register 3
+#define C20    Z28 // bytes 32
+#define YR     Z29 // 64 quants of y
+#define YS     Z30 // 32·(quad sums of y)
+
+	MOVQ            dst+0(FP), DST
+	MOVQ            w+8(FP), WP
+	MOVQ            x+16(FP), XROW
+	MOVQ            rows+24(FP), ROWS
+	MOVQ            nb+32(FP), NB
+	MOVQ            pf+40(FP), PF
+	VPBROADCASTD    q6C0F<>(SB), C0F
+	VPBROADCASTD    q6C20<>(SB), C20
+	VMOVDQU64       q6GfLO<>(SB), GLO
+	VMOVDQU64       q6GfHI<>(SB), GHI
+	VMOVDQU64       q6GfSR<>(SB), GSR
+	VMOVDQU64       q6Quad<>+0(SB), IX0
+	VMOVDQU64       q6Quad<>+64(SB), IX1
+	VMOVDQU64       q6Quad<>+128(SB), IX2
+	VMOVDQU64       q6Quad<>+192(SB), IX3
+	MOVL            $0x55555555, AX
+	KMOVD           AX, K1                         // the even words
+	TESTQ           ROWS, ROWS
+	JZ              matVecQ6KAVX512VNNIGFNIInlineTouch_ret
+
+matVecQ6KAVX512VNNIGFNIInlineTouch_row:
+	MOVQ            XROW, XP
+	MOVQ            NB, N
+	VXORPS          Y0, Y0, Y0
+	TESTQ           N, N
+	JZ              matVecQ6KAVX512VNNIGFNIInlineTouch_sum
+
+	PCALIGN         $32
+matVecQ6KAVX512VNNIGFNIInlineTouch_block:
+	LEAQ            (WP)(PF*1), AX                 // page touch: the first line of the page ahead
+	ANDQ            $-4096, AX
+	PREFETCHT0      (AX)
+	VPXORD          A, A, A
+	VPMOVSXBW       Q6SC(WP), Y8                   // the 16 scales as words
+	// half 0
+	VMOVDQU64       Q6QL+0(WP), QL
+	VBROADCASTI64X4 Q6QH+0(WP), QH                 // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       YQ+0(XP), YR
+	VPXORD          YS, YS, YS
+	VPDPBUSD        YR, C20, YS                    // 32·(quad sums of y)
+	VPXORD          Q0, Q0, Q0
+	VPDPBUSD        YR, LO, Q0                     // q6·y per quad
+	VPSUBD          YS, Q0, Q0                     // Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX0, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q0, S, A
+	VMOVDQU64       YQ+64(XP), YR
+	VPXORD          YS, YS, YS
+	VPDPBUSD        YR, C20, YS                    // 32·(quad sums of y)
+	VPXORD          Q1, Q1, Q1
+	VPDPBUSD        YR, HI, Q1                     // q6·y per quad
+	VPSUBD          YS, Q1, Q1                     // Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX1, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q1, S, A
+	// half 1
+	VMOVDQU64       Q6QL+64(WP), QL
+	VBROADCASTI64X4 Q6QH+32(WP), QH                // qh | qh
+	VGF2P8AFFINEQB  $0, GLO, QH, LO                // (qh & 3) << 4 | (qh >> 2 & 3) << 4
+	VPTERNLOGD      $0xf8, C0F, QL, LO             // LO |= QL & 0x0f: chunks 0, 1
+	VGF2P8AFFINEQB  $0, GHI, QH, T                 // (qh >> 4 & 3) << 4 | (qh >> 6) << 4
+	VGF2P8AFFINEQB  $0, GSR, QL, HI                // QL >> 4
+	VPORD           T, HI, HI                      // chunks 2, 3
+	VMOVDQU64       YQ+128(XP), YR
+	VPXORD          YS, YS, YS
+	VPDPBUSD        YR, C20, YS                    // 32·(quad sums of y)
+	VPXORD          Q2, Q2, Q2
+	VPDPBUSD        YR, LO, Q2                     // q6·y per quad
+	VPSUBD          YS, Q2, Q2                     // Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX2, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q2, S, A
+	VMOVDQU64       YQ+192(XP), YR
+	VPXORD          YS, YS, YS
+	VPDPBUSD        YR, C20, YS                    // 32·(quad sums of y)
+	VPXORD          Q3, Q3, Q3
+	VPDPBUSD        YR, HI, Q3                     // q6·y per quad
+	VPSUBD          YS, Q3, Q3                     // Σ (q6 − 32)·y per quad
+	VPERMW.Z        SCW, IX3, K1, S                // the quads' scales, high words 0
+	VPDPWSSD        Q3, S, A
+	VEXTRACTI64X4   $1, A, Y6
+	VPADDD          Y6, Y1, Y1                     // A[l]: both halves of the 64-value registers
+	VCVTDQ2PS       Y1, Y1
+	VPBROADCASTW    blockQ6K_d(WP), X9
+	VCVTPH2PS       X9, Y9                         // f16(d)
+	VBROADCASTSS    blockQ8K_d(XP), Y6
+	VMULPS          Y6, Y9, Y6                     // dd = f16(d)·D
+	VMULPS          Y6, Y1, Y1
+	VADDPS          Y1, Y0, Y0
+	ADDQ            $blockQ6K__size, WP
+	ADDQ            $blockQ8K__size, XP
+	DECQ            N
+	JNZ             matVecQ6KAVX512VNNIGFNIInlineTouch_block
+
+matVecQ6KAVX512VNNIGFNIInlineTouch_sum:
+	VEXTRACTF128    $1, Y0, X6                     // v4..v7
+	VADDPS          X6, X0, X0                     // a_i = v_i + v_(i+4)
+	VPERMILPS       $0x4e, X0, X6                  // a2, a3, a0, a1
+	VADDPS          X6, X0, X0                     // a0+a2, a1+a3
+	VMOVSHDUP       X0, X6                         // a1+a3
+	VADDSS          X6, X0, X0                     // (a0+a2) + (a1+a3)
+	VMOVSS          X0, (DST)
+	ADDQ            $4, DST
+	DECQ            ROWS
+	JNZ             matVecQ6KAVX512VNNIGFNIInlineTouch_row
+
+matVecQ6KAVX512VNNIGFNIInlineTouch_ret:
 	VZEROUPPER
 	RET
 
