@@ -102,16 +102,7 @@ func archTuning() []string {
 		fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy),
 		fmt.Sprintf("avx512gfni's Q6_K matvec prefetches the weights %d KiB ahead: %s", q6kPrefetch>>10, q6kPrefetchWhy),
 		fmt.Sprintf("avx512gfni's Q6_K matvec takes rows of %d blocks or more without its quad-sum table: %s", q6kInlineBlocks, q6kInlineWhy),
-		q6kTouchTuning(),
 	}
-}
-
-// q6kTouchTuning is the Report.Tuning line of q6kTouch.
-func q6kTouchTuning() string {
-	if q6kTouch {
-		return "avx512gfni's Q6_K matvec prefetches the weights with the page touch alone: " + q6kTouchWhy
-	}
-	return "avx512gfni's Q6_K matvec prefetches every line of the weights besides the page touch: " + q6kTouchWhy
 }
 
 // kqPrefetchBytes is kqPrefetchBlocks in bytes of W.

@@ -304,25 +304,6 @@ func q6kPrefetchFor(vendor cpuid.Vendor, family int) (bytes int, why string) {
 	return 8 << 10, "the distance of the other Q6_K kernels"
 }
 
-// q6kTouch reports whether avx512gfni's Q6_K matrix-vector kernels prefetch
-// the weights with the page touch alone (MatVecQ6KAVX512VNNIGFNITouch and
-// its Inline twin) instead of the touch and a PREFETCHT0 for each line,
-// chosen for the CPU by q6kTouchFor when the package starts.
-var q6kTouch, q6kTouchWhy = q6kTouchFor(cpu.VendorID, cpu.Family)
-
-// q6kTouchFor returns q6kTouch for a CPU and why. On Zen 5
-// (bench/results/2026-12-06-zen5-packed/q6-prefetch.txt, copies of the
-// kernel alternating, 15-25 rounds, four runs) the touch alone took
-// 0.88-0.96 of the time from L3, where the line prefetches were only
-// overhead, the same in L2, and 0.98-1.04 from DRAM (1.00-1.01 on two
-// threads). Elsewhere it is not measured: the line prefetches stay.
-func q6kTouchFor(vendor cpuid.Vendor, family int) (bool, string) {
-	if vendor == cpuid.AMD && family == 26 {
-		return true, "Zen 5, where the line prefetches cost 4-12% in L3 and gained 0-4% from DRAM (alternating rounds)"
-	}
-	return false, "the page touch alone is measured on Zen 5 only"
-}
-
 // inline reports whether rows of nb blocks take mvi.
 func (k q6kKernels) inline(nb int) bool {
 	return k.mvi != nil && nb >= q6kInlineBlocks

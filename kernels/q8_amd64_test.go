@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"unsafe"
 
@@ -484,29 +483,6 @@ func TestQ6KInlineFor(t *testing.T) {
 		}
 		if got*548 < l1/4 || (got-1)*548 >= l1/4 {
 			t.Errorf("q6kInlineFor(%d) = %d: %d·548 bytes is not the first past %d", c.l1d, got, got, l1/4)
-		}
-	}
-}
-
-// TestQ6KTouch runs the Q6_K raw-bytes and guard-page checks of
-// avx512gfni with each form of its matrix-vector kernels (the page touch
-// alone, and the touch with line prefetches: q6kTouchFor picks one per
-// CPU), with and without the quad-sum table.
-func TestQ6KTouch(t *testing.T) {
-	skipSweepInShort(t)
-	if !slices.Contains(Variants(), "avx512gfni") {
-		t.Skip("avx512gfni does not run on this CPU")
-	}
-	defer func(k q6kKernels, n int) { q6kAVX512VNNIGFNI, q6kInlineBlocks = k, n }(q6kAVX512VNNIGFNI, q6kInlineBlocks)
-	for _, touch := range []bool{false, true} {
-		q6kAVX512VNNIGFNI = q6kGFNI(touch)
-		o := avx512gfniOps()
-		for _, n := range []int{1, math.MaxInt} {
-			q6kInlineBlocks = n
-			t.Run(fmt.Sprintf("touch=%v/inline=%v", touch, n == 1), func(t *testing.T) {
-				checkRaw(t, "avx512gfni", &o, rawTypeQ6K, 256, 43)
-				guardQ6K(t, rand.New(rand.NewPCG(29, 30)), o)
-			})
 		}
 	}
 }

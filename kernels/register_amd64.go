@@ -252,7 +252,7 @@ var (
 	q6kAVX512     = q6kKernels{mv: amd64.MatVecQ6KAVX512, mm: amd64.MatMulQ6KAVX512, seg: q6kSegZmm}
 	q6kAVX512VNNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm, corr: true}
 	// The quad-sum matrix-vector kernel; the dot and the tile are avx512vnni's.
-	q6kAVX512VNNIGFNI = q6kGFNI(q6kTouch)
+	q6kAVX512VNNIGFNI = q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mvt: amd64.MatVecQ6KAVX512VNNIGFNI, mvi: amd64.MatVecQ6KAVX512VNNIGFNIInline, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm, corr: true}
 
 	// avx512 has no Q8_0 MatMul tile of its own: it runs avx2's (faster
 	// than a zmm tile on sign-extended words, see q8_0_amd64.s).
@@ -272,13 +272,3 @@ var (
 
 // archVariants returns the amd64 assembly variants.
 func archVariants() []Variant { return amd64Variants }
-
-// q6kGFNI is avx512gfni's Q6_K kernels, with the matrix-vector kernels that
-// prefetch by the page touch alone if touch.
-func q6kGFNI(touch bool) q6kKernels {
-	k := q6kKernels{mv: amd64.MatVecQ6KAVX512VNNI, mvt: amd64.MatVecQ6KAVX512VNNIGFNI, mvi: amd64.MatVecQ6KAVX512VNNIGFNIInline, mm: amd64.MatMulQ6KAVX512VNNI, seg: q6kSegZmm, corr: true}
-	if touch {
-		k.mvt, k.mvi = amd64.MatVecQ6KAVX512VNNIGFNITouch, amd64.MatVecQ6KAVX512VNNIGFNIInlineTouch
-	}
-	return k
-}

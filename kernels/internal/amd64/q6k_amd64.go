@@ -55,19 +55,6 @@ func MatVecQ6KAVX512VNNIGFNI(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf 
 //go:noescape
 func MatVecQ6KAVX512VNNIGFNIInline(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
 
-// MatVecQ6KAVX512VNNIGFNITouch is MatVecQ6KAVX512VNNIGFNI (the same bits)
-// with the page touch alone pf bytes ahead: no PREFETCHT0 of the lines of
-// each block.
-//
-//go:noescape
-func MatVecQ6KAVX512VNNIGFNITouch(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)
-
-// MatVecQ6KAVX512VNNIGFNIInlineTouch is MatVecQ6KAVX512VNNIGFNIInline (the
-// same bits) with the page touch alone pf bytes ahead.
-//
-//go:noescape
-func MatVecQ6KAVX512VNNIGFNIInlineTouch(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)
-
 // MatMulQ6KAVX2 sets dst[c·ldd + r] = dot(row r of w, column c of x) for
 // r < rows and c < 4: four columns of x, each weight row decoded once for
 // all four, over one segment of nb blocks of every row. Row r's segment

@@ -114,10 +114,8 @@ func q6File(g *gen) {
 	}
 	q6GFNIData(g)
 	g.v = avx512gfni
-	for _, touch := range []bool{false, true} {
-		q6MatVecGFNI(g, false, touch)
-		q6MatVecGFNI(g, true, touch)
-	}
+	q6MatVecGFNI(g, false)
+	q6MatVecGFNI(g, true)
 	for _, v := range allISAs {
 		g.v = v
 		q6MatMul(g)
@@ -170,28 +168,18 @@ func q6GFNIData(g *gen) {
 // MatVecQ6KAVX512VNNIGFNIInline, which takes no table: it sums each quad of
 // y itself (VPDPBUSD of bytes 32 with y, subtracted from q6·y), more
 // instructions per block but 256 fewer bytes of activations to keep near,
-// which pays on long rows (kernels.q6kInlineFor). With touch it writes
-// their ...Touch twins, which prefetch the weights with the page touch
-// alone, without the four PREFETCHT0 of the lines of each block
-// (kernels.q6kTouchFor chooses).
-func q6MatVecGFNI(g *gen, inline, touch bool) {
-	suffix := ""
-	if touch {
-		suffix = "Touch"
-	}
-	lines := "; the weights are prefetched pf bytes ahead"
-	if touch {
-		lines = "; the weights' pages are touched pf bytes ahead (no line prefetches)"
-	}
+// which pays on long rows (kernels.q6kInlineFor).
+func q6MatVecGFNI(g *gen, inline bool) {
 	if inline {
-		g.text("MatVecQ6KAVX512VNNIGFNIInline"+suffix, "$0-48", "(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)", `
+		g.text("MatVecQ6KAVX512VNNIGFNIInline", "$0-48", "(dst *float32, w, x unsafe.Pointer, rows, nb, pf int)", `
 dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
-nb Q8_K blocks`+lines+`. The bits of
+nb Q8_K blocks; the weights are prefetched pf bytes ahead. The bits of
 MatVecQ6KAVX512VNNIGFNI, without its table.`)
 	} else {
-		g.text("MatVecQ6KAVX512VNNIGFNI"+suffix, "$0-56", "(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)", `
+		g.text("MatVecQ6KAVX512VNNIGFNI", "$0-56", "(dst *float32, w, x, t unsafe.Pointer, rows, nb, pf int)", `
 dst[r] = dot(row r of w, x) for r < rows: w holds rows·nb Q6_K blocks, x
-nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes)`+lines+`.`)
+nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes);
+the weights are prefetched pf bytes ahead.`)
 	}
 	regs := []reg{
 		{"ACC", 0, "float sums (ymm)"},
@@ -256,10 +244,8 @@ nb Q8_K blocks, t their quad sums (kernels.q6kQuadSums32: nb·256 bytes)`+lines+
 		q6MatVecStart(g, "TROW, TP")
 	}
 	g.pageTouch("(WP)(PF*1)")
-	if !touch {
-		for off := 0; off < 210; off += 64 {
-			g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
-		}
+	for off := 0; off < 210; off += 64 {
+		g.i("PREFETCHT0", fmt.Sprintf("%d(WP)(PF*1)", off))
 	}
 	g.i("VPXORD", "A, A, A")
 	g.ic("VPMOVSXBW", "Q6SC(WP), "+g.y("SCW"), "the 16 scales as words")
