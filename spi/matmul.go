@@ -175,14 +175,14 @@ type joint struct {
 
 var jointPool = sync.Pool{New: func() any { j := new(joint); j.fn = j.run; return j }}
 
-// exec runs j's one-token products in one region. A Q4_K, Q5_K or Q6_K
-// product goes through the MatMul op with a Prep, which builds what the
-// kernels read besides x (Q6_K: x's tables; Q4_K and Q5_K: x packed for
-// the packed matrix-vector kernels) once for all its row chunks.
+// exec runs j's one-token products in one region. A Q4_K or Q6_K product
+// goes through the MatMul op with a Prep, which builds what the kernels
+// read besides x (Q6_K: x's tables; Q4_K: x packed for the packed
+// matrix-vector kernel) once for all its row chunks.
 func (j *joint) exec(c Context, cols int) {
 	total := 0
 	for _, p := range j.ps {
-		if t := p.w.Type; t == quant.Q4K || t == quant.Q5K || t == quant.Q6K {
+		if t := p.w.Type; t == quant.Q4K || t == quant.Q6K {
 			p.prep = kernels.NewPrep()
 		}
 		total += p.w.Rows
