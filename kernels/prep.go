@@ -9,7 +9,8 @@ import (
 )
 
 // Prep holds what a variant's MatMul kernel prepares from the activations
-// once per product — columns packed in pairs, per-column tables — so that
+// once per product — columns packed in pairs or for the packed Q4_K
+// matvec, per-column tables — so that
 // every row chunk of that product, run by any number of tasks at once,
 // shares one copy instead of building its own.
 //
