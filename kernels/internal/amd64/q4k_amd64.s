@@ -1251,7 +1251,6 @@ matVecQ4KPackedAVX512VNNIGFNI_quad:
 	VINSERTI32X4    $1, blockQ4K_d+1*blockQ4K__size(WP), SC4, SC4
 	VINSERTI32X4    $2, blockQ4K_d+2*blockQ4K__size(WP), SC4, SC4
 	VINSERTI32X4    $3, blockQ4K_d+3*blockQ4K__size(WP), SC4, SC4
-	// The unpack of scalesY, on scale bytes one dword further up.
 	VPSHUFD         $0xF9, SC4, U
 	VPSRLVD         kqSv<>(SB), U, U
 	VPANDD          kqSm1<>(SB), U, U

@@ -761,24 +761,8 @@ func (g *gen) blockZ(v isa, wo, xo string, scb func()) {
 // time. The 16 bytes loaded at each block's scales are its 12 scale bytes
 // and 4 quant bytes, inside the block.
 func (g *gen) quadLoop(v isa) {
-	g.i("MOVQ", "XROW, XP")
-	g.i("MOVQ", "NB, N")
-	g.i("CMPQ", "N, $4")
-	g.i("JB", g.l("tail"))
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("quad")
-	sc := g.field("scales")
-	g.i("VMOVDQU32", sc+"(WP), "+g.x("SC4"))
-	for k := 1; k < 4; k++ {
-		g.i("VINSERTI32X4", fmt.Sprintf("$%d, %s+%d*%s(WP), SC4, SC4", k, sc, k, g.size()[1:]))
-	}
-	g.i("VPSHUFD", "$0xA4, SC4, U")
-	g.i("VPSRLVD", "kqSv<>(SB), U, U")
-	g.i("VPANDD", "kqSm1<>(SB), U, U")
-	g.i("VPSLLDQ", "$8, SC4, U2")
-	g.i("VPSRLW", "$2, U2, U2")
-	g.ic("VPTERNLOGD", "$0xF8, kqSm2<>(SB), U2, U", "U |= U2 & 0x30")
+	g.quadStart()
+	g.quadScales("scales", "$0xA4", "$8")
 	for k := 0; k < 4; k++ {
 		wo, xo := "", ""
 		if k > 0 {
@@ -790,9 +774,47 @@ func (g *gen) quadLoop(v isa) {
 			g.ic("VSHUFI64X2", fmt.Sprintf("$0x%02X, U, U, SCB", 0x55*k), fmt.Sprintf("lane %d", k))
 		})
 	}
+	g.quadEnd("$4*blockQ8K__size")
+}
+
+// quadStart starts a row of a four-block loop: XP at the row's
+// activations, N = nb, the tail when fewer than four blocks are left.
+func (g *gen) quadStart() {
+	g.i("MOVQ", "XROW, XP")
+	g.i("MOVQ", "NB, N")
+	g.i("CMPQ", "N, $4")
+	g.i("JB", g.l("tail"))
+	g.blank()
+	g.i("PCALIGN", "$32")
+	g.label("quad")
+}
+
+// quadScales loads the 16 bytes at the field f of each of the four blocks
+// into a 128-bit lane of SC4 and unpacks their scales into U with the
+// unpack of scalesY: shuf (VPSHUFD) and sh (VPSLLDQ) are scalesY's $0xA4
+// and $8 where the 12 scale bytes start the lane, $0xF9 and $4 where
+// they start a dword further up.
+func (g *gen) quadScales(f, shuf, sh string) {
+	a := g.field(f)
+	g.i("VMOVDQU32", a+"(WP), "+g.x("SC4"))
+	for k := 1; k < 4; k++ {
+		g.i("VINSERTI32X4", fmt.Sprintf("$%d, %s+%d*%s(WP), SC4, SC4", k, a, k, g.size()[1:]))
+	}
+	g.i("VPSHUFD", shuf+", SC4, U")
+	g.i("VPSRLVD", "kqSv<>(SB), U, U")
+	g.i("VPANDD", "kqSm1<>(SB), U, U")
+	g.i("VPSLLDQ", sh+", SC4, U2")
+	g.i("VPSRLW", "$2, U2, U2")
+	g.ic("VPTERNLOGD", "$0xF8, kqSm2<>(SB), U2, U", "U |= U2 & 0x30")
+}
+
+// quadEnd closes the four-block loop (the activations advance by xsize)
+// and starts the tail: the last nb mod 4 blocks, one at a time, in the
+// block loop that follows.
+func (g *gen) quadEnd(xsize string) {
 	g.blank()
 	g.i("ADDQ", "$4*"+g.size()[1:]+", WP")
-	g.i("ADDQ", "$4*blockQ8K__size, XP")
+	g.i("ADDQ", xsize+", XP")
 	g.i("SUBQ", "$4, N")
 	g.i("CMPQ", "N, $4")
 	g.i("JAE", g.l("quad"))
@@ -1467,26 +1489,10 @@ nb Q8KQuad (xp).`, t.twin), v)
 	g.blank()
 	g.label("row")
 	g.i("VPXORD", "ACC, ACC, ACC")
-	g.i("MOVQ", "XROW, XP")
-	g.i("MOVQ", "NB, N")
-	g.i("CMPQ", "N, $4")
-	g.i("JB", g.l("tail"))
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("quad")
+	g.quadStart()
 	g.c("The 16 bytes at each block's d: d, dmin and the 12 scale bytes.")
 	d := g.field("d")
-	g.i("VMOVDQU32", d+"(WP), "+g.x("SC4"))
-	for k := 1; k < 4; k++ {
-		g.i("VINSERTI32X4", fmt.Sprintf("$%d, %s+%d*%s(WP), SC4, SC4", k, d, k, g.size()[1:]))
-	}
-	g.c("The unpack of scalesY, on scale bytes one dword further up.")
-	g.i("VPSHUFD", "$0xF9, SC4, U")
-	g.i("VPSRLVD", "kqSv<>(SB), U, U")
-	g.i("VPANDD", "kqSm1<>(SB), U, U")
-	g.i("VPSLLDQ", "$4, SC4, U2")
-	g.i("VPSRLW", "$2, U2, U2")
-	g.ic("VPTERNLOGD", "$0xF8, kqSm2<>(SB), U2, U", "U |= U2 & 0x30")
+	g.quadScales("d", "$0xF9", "$4")
 	g.c("DD4 = [f16(d_k)·D_k, f16(dmin_k)·D_k] for k = 0..3: only the d and dmin")
 	g.c("halves are converted (junk could be subnormal: a microcode assist).")
 	g.i("VPERMD", "SC4, PDI, DD4")
@@ -1505,19 +1511,7 @@ nb Q8KQuad (xp).`, t.twin), v)
 			g.i("VPERMPS", fmt.Sprintf("DD4, IDX%d, DDM", k))
 		})
 	}
-	g.blank()
-	g.i("ADDQ", "$4*"+g.size()[1:]+", WP")
-	g.i("ADDQ", "$4*Q8KQuad__size, XP")
-	g.i("SUBQ", "$4, N")
-	g.i("CMPQ", "N, $4")
-	g.i("JAE", g.l("quad"))
-	g.blank()
-	g.label("tail")
-	g.i("TESTQ", "N, N")
-	g.i("JZ", g.l("rowend"))
-	g.blank()
-	g.i("PCALIGN", "$32")
-	g.label("block")
+	g.quadEnd("$4*Q8KQuad__size")
 	g.blockP("", "", func() {
 		g.scales("WP", "0(SP)", "8(SP)")
 		g.sbytesZ("SCB", "SW")
