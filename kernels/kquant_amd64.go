@@ -100,6 +100,7 @@ func kqPrefetchFor(vendor cpuid.Vendor, family int) (blocks int, why string) {
 func archTuning() []string {
 	return []string{
 		fmt.Sprintf("Q4_K and Q5_K matvecs prefetch the weights %d blocks ahead: %s", kqPrefetchBlocks, kqPrefetchWhy),
+		fmt.Sprintf("avx512gfni's Q4_K matvec packs the activations for its packed kernel from %d rows on (spi: once per product, whatever its rows): the packing costs about what 16-32 rows save (Zen 5)", kqQuadRows),
 		fmt.Sprintf("avx512gfni's Q6_K matvec prefetches the weights %d KiB ahead: %s", q6kPrefetch>>10, q6kPrefetchWhy),
 		fmt.Sprintf("avx512gfni's Q6_K matvec takes rows of %d blocks or more without its quad-sum table: %s", q6kInlineBlocks, q6kInlineWhy),
 	}
