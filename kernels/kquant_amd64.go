@@ -41,8 +41,8 @@ type kqKernels[W quant.BlockQ4K | quant.BlockQ5K] struct {
 // 8, 16, 32, 64 and 128 rows took 1.29-1.42, 1.08-1.13, 0.93-0.99,
 // 0.84-0.92 and 0.83-0.88 of the unpacked kernel's time, packing
 // included, on rows of 8, 16 and 56 blocks (two runs,
-// bench/results/2026-12-06-zen5-packed/pack-cost.txt). (A
-// variable so that a test can make every matvec pack.)
+// bench/results/2026-12-06-zen5-packed/pack-cost.txt). (A variable so
+// that a test can make every matvec pack.)
 var kqQuadRows = 32
 
 // kqPackQuads writes the nb = len(x) blocks of one activation column as
